@@ -1,0 +1,72 @@
+# cudakernels: top-level targets.
+#   make run      install what is missing (Debian/Ubuntu), build and install the package, and run
+#                 gpu_minplus on a small matrix: the first command on a fresh machine
+#   make check    build the tarball, `pkg install` it into build/pkg and run every test
+#   make bench    the min-plus benchmark against the GPU's ceiling (needs a GPU)
+#   make install  `pkg install` the tarball into your Octave
+#   make dist     the package tarball, cudakernels-VERSION.tar.gz
+#   make build    compile the gateway in src/ (for development)
+# CUDA_ARCH (see src/Makefile) narrows the GPUs built for, e.g.
+#   make check CUDA_ARCH="-gencode arch=compute_90,code=sm_90"
+
+NAME := cudakernels
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(NAME)-$(VERSION).tar.gz
+OCTAVE ?= octave-cli
+PREFIX := $(CURDIR)/build/pkg
+DIST_FILES := DESCRIPTION INDEX NEWS COPYING README.md Makefile kernels src inst tests doc
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+# pkg install runs src/Makefile from Octave: hand it a CUDA_ARCH given here, and only then.
+ifneq ($(CUDA_ARCH),)
+export CUDA_ARCH
+endif
+
+all: build
+
+build:
+	$(MAKE) -C src
+
+dist: $(TARBALL)
+
+$(TARBALL): $(shell find $(DIST_FILES) -type f ! -name '*.o' ! -name '*.mex' 2>/dev/null)
+	rm -rf build/dist && mkdir -p build/dist/$(NAME)-$(VERSION)
+	tar -cf - --exclude='*.o' --exclude='*.mex' $(DIST_FILES) | tar -C build/dist/$(NAME)-$(VERSION) -xf -
+	tar -C build/dist -czf $@ $(NAME)-$(VERSION)
+	@echo "built $@"
+
+# Install into a private prefix, so that testing never touches the user's own packages.
+build/pkg/.installed: $(TARBALL)
+	rm -rf $(PREFIX) && mkdir -p $(PREFIX)
+	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
+	  pkg prefix '$(PREFIX)' '$(PREFIX)'; pkg local_list '$(PREFIX)/octave_packages'; \
+	  pkg install -verbose -local -nodeps '$(TARBALL)'; pkg load $(NAME); \
+	  printf ('installed %s in %s\n', '$(NAME)', '$(PREFIX)');"
+	touch $@
+
+check: build/pkg/.installed
+	tests/run_tests.sh $(PREFIX) $(OCTAVE)
+
+install: $(TARBALL)
+	$(OCTAVE) --no-gui --no-history --eval "pkg install '$(TARBALL)'"
+
+deps:
+	tests/install_deps.sh
+
+run: deps build/pkg/.installed
+	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
+	  pkg prefix '$(PREFIX)' '$(PREFIX)'; pkg local_list '$(PREFIX)/octave_packages'; \
+	  pkg load $(NAME); gpu_info (); \
+	  D = [0 3 Inf 7; 8 0 2 Inf; 5 Inf 0 1; 2 Inf Inf 0], \
+	  disp ('two-edge shortest paths, gpu_minplus (D):'); disp (gpu_minplus (D));"
+
+bench: build/pkg/.installed
+	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
+	  pkg prefix '$(PREFIX)' '$(PREFIX)'; pkg local_list '$(PREFIX)/octave_packages'; \
+	  pkg load $(NAME); addpath ('$(CURDIR)/tests'); bench_minplus ();"
+
+clean:
+	$(MAKE) -C src clean
+	rm -rf build $(NAME)-*.tar.gz
+
+.PHONY: all build dist check install deps run bench clean

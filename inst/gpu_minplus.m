@@ -1,0 +1,387 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{C} =} gpu_minplus (@var{A})
+## @deftypefnx {} {@var{C} =} gpu_minplus (@var{A}, @var{B})
+## @deftypefnx {} {@var{C} =} gpu_minplus (@dots{}, "kernel", @var{name})
+## Min-plus (tropical) matrix product on the GPU.
+##
+## @code{gpu_minplus (@var{A}, @var{B})} returns the @var{m}-by-@var{n} matrix
+## @tex
+## $$ C_{ij} = \min_k \left( A_{ik} + B_{kj} \right) $$
+## @end tex
+## @ifnottex
+## @code{C(i,j) = min_k A(i,k) + B(k,j)}
+## @end ifnottex
+## for an @var{m}-by-@var{k} matrix @var{A} and a @var{k}-by-@var{n} matrix
+## @var{B}.  @code{gpu_minplus (@var{A})} is @code{gpu_minplus (@var{A}, @var{A})}
+## for a square @var{A}: with @var{A} holding edge weights (@code{Inf} for no
+## edge, 0 on the diagonal), it gives the shortest paths of at most two edges,
+## and repeated squaring gives all shortest paths.
+##
+## The result is what Octave itself computes, element for element, with
+## @code{reshape (min (A + permute (B, [3 1 2]), [], 2), m, n)}, much faster:
+##
+## @itemize
+## @item NaN terms are ignored, as @code{min} ignores them; an element is NaN
+## only when all its terms are NaN.  @code{Inf + (-Inf)} is NaN, so ignored.
+## @item With @var{k} = 0 (no terms) every element is @code{Inf}, the identity
+## of the min-plus product.  An empty @var{m} or @var{n} gives an empty result.
+## @item The result has the class of the inputs, double or single; a single and
+## a double input give single, as in Octave's arithmetic.
+## @end itemize
+##
+## The option @qcode{"kernel"} chooses the implementation (see
+## @code{gpu_kernels ("minplus")}):
+##
+## @table @asis
+## @item @qcode{"regblock"} (@qcode{"v2"}, the default)
+## each GPU thread keeps an 8-by-8 block of @var{C} in registers;
+## @item @qcode{"coalesced"} (@qcode{"v1"})
+## one thread per element of @var{C}, neighbouring threads on neighbouring rows;
+## @item @qcode{"naive"} (@qcode{"v0"})
+## one thread per element, neighbouring threads on neighbouring columns
+## (uncoalesced: for comparison only);
+## @item @qcode{"cpu"}
+## the multi-threaded CPU reference, which needs no GPU.
+## @end table
+##
+## Integer and logical inputs are not supported yet.  Without a usable GPU a GPU
+## kernel raises an error with identifier @code{cudakernels:nodevice}; when the
+## device memory does not suffice, @code{cudakernels:outofmemory}; invalid
+## arguments raise @code{cudakernels:invalidinput}.  The inputs are never
+## modified and no device memory is kept after the call.
+##
+## Example: shortest paths in a small graph.
+##
+## @example
+## @group
+## D = [0 3 Inf; Inf 0 1; 2 Inf 0];
+## D2 = gpu_minplus (D)
+## @result{} D2 =
+##      0     3     4
+##      3     0     1
+##      2     5     0
+## @end group
+## @end example
+##
+## @seealso{gpu_kernels, gpu_available, gpu_info, min}
+## @end deftypefn
+
+function C = gpu_minplus (A, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  [B, kernel] = parse_arguments (A, varargin{:});
+  check_operand (A, "A");
+  if (isempty (B))
+    if (rows (A) != columns (A))
+      error ("cudakernels:invalidinput",
+             "gpu_minplus: A must be square for gpu_minplus (A); it is %dx%d",
+             rows (A), columns (A));
+    endif
+    B = A;
+  else
+    B = B{1};
+    check_operand (B, "B");
+    if (columns (A) != rows (B))
+      error ("cudakernels:invalidinput",
+             "gpu_minplus: inner dimensions must agree: A is %dx%d, B is %dx%d",
+             rows (A), columns (A), rows (B), columns (B));
+    endif
+  endif
+  if (isa (A, "single") != isa (B, "single"))   # single wins, as in A + B
+    A = single (A);
+    B = single (B);
+  endif
+  C = ck_call ("gpu_minplus", "minplus", A, B, kernel);
+endfunction
+
+## Split the arguments after A into the optional B (a 1-cell, or {} when absent) and the options.
+function [B, kernel] = parse_arguments (A, varargin)
+  B = {};
+  opts = varargin;
+  if (! isempty (opts) && ! ischar (opts{1}))
+    B = opts(1);
+    opts(1) = [];
+  endif
+  kernel = "regblock";
+  if (mod (numel (opts), 2) != 0)
+    error ("cudakernels:invalidinput",
+           "gpu_minplus: options must come in NAME, VALUE pairs");
+  endif
+  for i = 1:2:numel (opts)
+    name = opts{i};
+    value = opts{i+1};
+    if (! ischar (name) || ! strcmpi (name, "kernel"))
+      error ("cudakernels:invalidinput",
+             "gpu_minplus: unknown option; the options are: \"kernel\"");
+    endif
+    if (! ischar (value) || ! isrow (value))
+      error ("cudakernels:invalidinput",
+             "gpu_minplus: the kernel must be named by a string");
+    endif
+    kernel = lower (value);
+    known = [gpu_kernels("minplus"), {"v0", "v1", "v2"}];
+    if (! any (strcmp (kernel, known)))
+      error ("cudakernels:invalidinput",
+             "gpu_minplus: unknown kernel \"%s\"; the kernels are: %s",
+             value, strjoin (gpu_kernels ("minplus"), ", "));
+    endif
+  endfor
+endfunction
+
+function check_operand (X, name)
+  if (isinteger (X) || islogical (X))
+    error ("cudakernels:invalidinput",
+           "gpu_minplus: %s is %s; the supported classes are double and single",
+           name, class (X));
+  elseif (! isfloat (X))
+    error ("cudakernels:invalidinput",
+           "gpu_minplus: %s must be a double or single matrix, not %s", name, class (X));
+  elseif (! isreal (X))
+    error ("cudakernels:invalidinput", "gpu_minplus: %s must be real, not complex", name);
+  elseif (issparse (X))
+    error ("cudakernels:invalidinput",
+           "gpu_minplus: %s must be full, not sparse (use full (%s))", name, name);
+  elseif (ndims (X) != 2)
+    error ("cudakernels:invalidinput",
+           "gpu_minplus: %s must be a 2-D matrix; it has %d dimensions", name, ndims (X));
+  endif
+endfunction
+
+## Test helpers.  The reference is Octave's own formulation of the product; the
+## messy inputs mix integer ties, real values, NaN, +Inf and a few -Inf, with an
+## all-NaN row of A and column of B so that some results are NaN.
+%!function R = ref_minplus (A, B)
+%!  m = rows (A); n = columns (B);
+%!  if (columns (A) == 0)
+%!    R = Inf (m, n, class (A + B));
+%!  else
+%!    R = reshape (min (A + permute (B, [3 1 2]), [], 2), m, n);
+%!  endif
+%!endfunction
+%!function X = messy (r, c, cls, ints)
+%!  X = 100 * randn (r, c);
+%!  if (ints)
+%!    X = round (X / 10);   # many ties
+%!  endif
+%!  u = rand (r, c);
+%!  X(u < 0.05) = NaN;
+%!  X(u >= 0.05 & u < 0.08) = Inf;
+%!  X(randi (numel (X), 1, min (2, numel (X)))) = -Inf;
+%!  if (r >= 3 && c >= 2)
+%!    X(2, :) = NaN;
+%!    X(:, 2) = NaN;
+%!  endif
+%!  X = cast (X, cls);
+%!endfunction
+%!function check_kernel (kernel, cls, shapes)
+%!  for s = 1:rows (shapes)
+%!    m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
+%!    A = messy (m, k, cls, mod (s, 2));
+%!    B = messy (k, n, cls, mod (s + 1, 2));
+%!    A0 = A + 0; B0 = B + 0;
+%!    C = gpu_minplus (A, B, "kernel", kernel);
+%!    if (m * k * n <= 2e7)
+%!      R = ref_minplus (A, B);
+%!    else
+%!      R = gpu_minplus (A, B, "kernel", "cpu");
+%!    endif
+%!    assert (class (C), cls);
+%!    assert (size (C), [m, n]);
+%!    assert (isequal (isnan (C), isnan (R)),
+%!            sprintf ("%s %s %dx%dx%d: NaN pattern differs", kernel, cls, m, k, n));
+%!    assert (C, R, 0);
+%!    assert (A, A0, 0); assert (B, B0, 0);   # inputs untouched
+%!  endfor
+%!endfunction
+%!function tf = gpu_memory_is_released ()
+%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
+%!endfunction
+
+## ---- the CPU reference against Octave's formulation (runs everywhere) ----
+%!test
+%! shapes = [1 1 1; 2 2 2; 1 5 1; 7 1 9; 63 63 63; 65 65 65; 100 257 3; 3 7 130; ...
+%!           600 20 17; 9 64 1];
+%! check_kernel ("cpu", "double", shapes);
+%! check_kernel ("cpu", "single", shapes);
+
+%!test
+%! A = [0 3 Inf; Inf 0 1; 2 Inf 0];
+%! assert (gpu_minplus (A, "kernel", "cpu"), [0 3 4; 3 0 1; 2 5 0]);
+
+%!test
+%! ## every term NaN -> NaN; Inf + -Inf is NaN and ignored; -Inf wins
+%! A = [NaN NaN; Inf 1; -Inf 2];
+%! B = [NaN 0; NaN -Inf];
+%! assert (gpu_minplus (A, B, "kernel", "cpu"), [NaN NaN; NaN -Inf; NaN -Inf]);
+%! assert (gpu_minplus (A, B, "kernel", "cpu"), ref_minplus (A, B));
+
+%!test
+%! ## k == 0 gives Inf; empty m or n gives an empty result of the right size and class
+%! assert (gpu_minplus (zeros (3, 0), zeros (0, 4), "kernel", "cpu"), Inf (3, 4));
+%! assert (gpu_minplus (zeros (3, 0, "single"), zeros (0, 2), "kernel", "cpu"), Inf (3, 2, "single"));
+%! assert (size (gpu_minplus (zeros (0, 3), ones (3, 4), "kernel", "cpu")), [0 4]);
+%! assert (size (gpu_minplus (ones (2, 3), zeros (3, 0), "kernel", "cpu")), [2 0]);
+%! assert (size (gpu_minplus (zeros (0, 0), "kernel", "cpu")), [0 0]);
+
+%!test
+%! ## a single and a double input give single, computed in single
+%! A = rand (5, 4); B = rand (4, 3, "single");
+%! C = gpu_minplus (A, B, "kernel", "cpu");
+%! assert (class (C), "single");
+%! assert (C, ref_minplus (single (A), B), 0);
+%! assert (class (gpu_minplus (B', single (A'), "kernel", "CPU")), "single");
+
+## ---- argument checking (runs everywhere) ----
+%!error <Invalid call> gpu_minplus ()
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2, 3))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2, 3), ones (2, 3))
+%!error <supported classes are double and single> gpu_minplus (int32 (ones (2)))
+%!error id=cudakernels:invalidinput gpu_minplus (uint8 (ones (2)), ones (2))
+%!error id=cudakernels:invalidinput gpu_minplus (true (2))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2), int16 (ones (2)))
+%!error id=cudakernels:invalidinput gpu_minplus ("ab")
+%!error id=cudakernels:invalidinput gpu_minplus ({1})
+%!error id=cudakernels:invalidinput gpu_minplus (struct ("a", 1))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2) + 1i)
+%!error <must be full> gpu_minplus (speye (2))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2, 2, 2))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2), ones (2), "kernel")
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", "nosuch")
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", 2)
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2), "speed", "fast")
+%!error <unknown kernel "nosuch"; the kernels are: naive, coalesced, regblock, cpu> ...
+%! gpu_minplus (ones (2), "kernel", "nosuch")
+
+## ---- without a GPU: a clear error, and Octave keeps working ----
+%!testif ; ! gpu_available ()
+%! for kernel = {"regblock", "coalesced", "naive"}
+%!   try
+%!     gpu_minplus (ones (2), "kernel", kernel{1});
+%!     error ("test:noerror", "no error without a GPU");
+%!   catch err
+%!     assert (err.identifier, "cudakernels:nodevice");
+%!     assert (strncmp (err.message, "gpu_minplus: no usable GPU", 26));
+%!   end_try_catch
+%! endfor
+%! assert (gpu_minplus (ones (2), "kernel", "cpu"), 2 * ones (2));
+
+## ---- every GPU kernel against the reference, both classes, odd and non-square sizes ----
+%!shared shapes
+%! shapes = [1 1 1; 2 2 2; 63 63 63; 64 64 64; 65 65 65; 257 257 257; 1000 1000 1000; ...
+%!           65 1 130; 1 300 1; 1 1 70; 100 257 3; 3 7 1000; 130 64 65; 200 1000 1; ...
+%!           1 64 129; 127 129 191];
+
+%!testif ; gpu_available ()
+%! check_kernel ("regblock", "single", shapes);
+%! check_kernel ("regblock", "double", shapes);
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! check_kernel ("coalesced", "single", shapes);
+%! check_kernel ("coalesced", "double", shapes);
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! check_kernel ("naive", "single", shapes);
+%! check_kernel ("naive", "double", shapes);
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! ## the default is regblock; the vN aliases name the same kernels
+%! A = messy (70, 70, "single", true);
+%! R = ref_minplus (A, A);
+%! assert (gpu_minplus (A), R, 0);
+%! assert (gpu_minplus (A, "kernel", "v0"), R, 0);
+%! assert (gpu_minplus (A, A, "kernel", "V1"), R, 0);
+%! assert (gpu_minplus (A, "kernel", "v2"), R, 0);
+
+%!testif ; gpu_available ()
+%! ## special values, k == 0, empty and mixed classes on the GPU
+%! A = [NaN NaN; Inf 1; -Inf 2];
+%! B = [NaN 0; NaN -Inf];
+%! for kernel = {"regblock", "coalesced", "naive"}
+%!   assert (gpu_minplus (A, B, "kernel", kernel{1}), [NaN NaN; NaN -Inf; NaN -Inf]);
+%!   assert (gpu_minplus (zeros (3, 0), zeros (0, 4), "kernel", kernel{1}), Inf (3, 4));
+%!   assert (size (gpu_minplus (zeros (0, 3), ones (3, 4), "kernel", kernel{1})), [0 4]);
+%!   assert (size (gpu_minplus (ones (2, 3), zeros (3, 0), "kernel", kernel{1})), [2 0]);
+%!   C = gpu_minplus (rand (5, 4), rand (4, 3, "single"), "kernel", kernel{1});
+%!   assert (class (C), "single");
+%! endfor
+
+%!testif ; gpu_available ()
+%! ## results are bitwise identical from run to run
+%! A = messy (300, 200, "single", false); B = messy (200, 100, "single", false);
+%! C1 = gpu_minplus (A, B);
+%! for r = 1:3
+%!   assert (gpu_minplus (A, B), C1, 0);
+%! endfor
+
+%!testif ; gpu_available ()
+%! ## out of device memory: an identified error, nothing leaked, the next call works
+%! A = rand (600, "single");
+%! __cudakernels__ ("test_alloc_limit", 2^20);
+%! unwind_protect
+%!   try
+%!     gpu_minplus (A);
+%!     error ("test:noerror", "no error over the allocation limit");
+%!   catch err
+%!     assert (err.identifier, "cudakernels:outofmemory");
+%!   end_try_catch
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("test_alloc_limit", 0);
+%! end_unwind_protect
+%! assert (gpu_memory_is_released ());
+%! assert (gpu_minplus (A), ref_minplus (A, A), 0);
+
+%!testif ; gpu_available ()
+%! ## a real cudaMalloc failure (8 TB asked for), with no host memory involved
+%! free0 = gpu_info ().free_memory;
+%! try
+%!   __cudakernels__ ("minplus_time", "double", "regblock", 2^20, 2^20, 1, 0, 1);
+%!   error ("test:noerror", "no error for an 8 TB allocation");
+%! catch err
+%!   assert (err.identifier, "cudakernels:outofmemory");
+%! end_try_catch
+%! assert (gpu_memory_is_released ());
+%! assert (gpu_minplus (ones (3)), 2 * ones (3));
+
+%!testif ; gpu_available ()
+%! ## many calls leave the device memory where it was
+%! A = rand (512, "single");
+%! gpu_minplus (A);
+%! free0 = gpu_info ().free_memory;
+%! for r = 1:50
+%!   gpu_minplus (A);
+%! endfor
+%! assert (gpu_memory_is_released ());
+%! assert (gpu_info ().free_memory >= free0 - 2^24);
+
+%!testif ; gpu_available ()
+%! ## on a GPU the register-blocked kernel beats the naive one by a wide margin (median of 5)
+%! t_naive = median (__cudakernels__ ("minplus_time", "single", "naive", 2048, 2048, 2048, 1, 5));
+%! t_reg = median (__cudakernels__ ("minplus_time", "single", "regblock", 2048, 2048, 2048, 1, 5));
+%! assert (t_reg < t_naive / 2, sprintf ("regblock %.2f ms, naive %.2f ms", t_reg, t_naive));
+
+%!demo
+%! ## All-pairs shortest paths by repeated min-plus squaring of a random graph.
+%! n = 200;
+%! W = 1 + 9 * rand (n);
+%! W(rand (n) > 0.05) = Inf;          # sparse random edges
+%! W(1:n+1:end) = 0;
+%! D = W;
+%! for step = 1:ceil (log2 (n))
+%!   D = gpu_minplus (D);             # paths of up to 2^step edges
+%! endfor
+%! printf ("reachable pairs: %d of %d; longest shortest path: %.2f\n", ...
+%!         nnz (isfinite (D)), n^2, max (D(isfinite (D))));
+
+%!demo
+%! ## The product against Octave's own formulation, and the time each takes.
+%! A = rand (300, "single"); B = rand (300, "single");
+%! tic; C = gpu_minplus (A, B); t_gpu = toc;
+%! tic; R = reshape (min (A + permute (B, [3 1 2]), [], 2), 300, 300); t_oct = toc;
+%! printf ("equal: %d; gpu_minplus %.4f s, Octave %.4f s\n", isequal (C, R), t_gpu, t_oct);

@@ -1,0 +1,135 @@
+/* Device selection, device information, error detail and the tracked device allocator. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck_internal.h"
+
+static _Thread_local char last_error[512] = "no error";
+static int device_ready = 0;
+
+size_t ck_dtype_size(ck_dtype t) { return t == CK_SINGLE ? sizeof(float) : sizeof(double); }
+
+const char *ck_dtype_name(ck_dtype t) { return t == CK_SINGLE ? "single" : "double"; }
+
+const char *ck_last_error(void) { return last_error; }
+
+ck_status ck_fail(ck_status s, const char *fmt, ...) {
+  char msg[sizeof last_error]; /* the arguments may point into last_error itself */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  memcpy(last_error, msg, sizeof msg);
+  return s;
+}
+
+ck_status ck_cuda_status(cudaError_t e, const char *what) {
+  ck_status s = CK_ERR_CUDA;
+  if (e == cudaErrorMemoryAllocation)
+    s = CK_ERR_OUTOFMEMORY;
+  else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+           e == cudaErrorInitializationError || e == cudaErrorDevicesUnavailable ||
+           e == cudaErrorSystemDriverMismatch || e == cudaErrorCompatNotSupportedOnDevice ||
+           e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion)
+    s = CK_ERR_NODEVICE;
+  /* Clear a non-sticky error so the next call does not trip over it. */
+  (void)cudaGetLastError();
+  return ck_fail(s, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+ck_status ck_device_init(void) {
+  if (device_ready) return CK_OK;
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    ck_cuda_status(e, "looking for a CUDA device");
+    return CK_ERR_NODEVICE; /* whatever the cause, there is no device to use */
+  }
+  if (count == 0) return ck_fail(CK_ERR_NODEVICE, "no CUDA device found");
+  CK_CUDA(cudaSetDevice(0), "selecting device 0");
+  /* Creating the context here keeps its cost out of the first timed call. */
+  CK_CUDA(cudaFree(NULL), "creating the CUDA context");
+  device_ready = 1;
+  return CK_OK;
+}
+
+int ck_device_available(void) { return ck_device_init() == CK_OK; }
+
+ck_status ck_device_query(ck_device_info *info) {
+  CK_TRY(ck_device_init());
+  struct cudaDeviceProp p;
+  memset(info, 0, sizeof *info);
+  CK_CUDA(cudaGetDevice(&info->device), "querying the device");
+  CK_CUDA(cudaGetDeviceProperties(&p, info->device), "querying device properties");
+  snprintf(info->name, sizeof info->name, "%s", p.name);
+  info->major = p.major;
+  info->minor = p.minor;
+  info->multiprocessors = p.multiProcessorCount;
+  info->l2_bytes = (size_t)p.l2CacheSize;
+  int khz = 0;
+  CK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, info->device), "querying the clock");
+  info->clock_mhz = khz / 1000;
+  CK_CUDA(cudaMemGetInfo(&info->free_bytes, &info->total_bytes), "querying device memory");
+  CK_CUDA(cudaDriverGetVersion(&info->driver_version), "querying the driver version");
+  CK_CUDA(cudaRuntimeGetVersion(&info->runtime_version), "querying the runtime version");
+  return CK_OK;
+}
+
+/* ---- tracked allocator: a small table of live allocations ---- */
+typedef struct {
+  void *p;
+  size_t bytes;
+} allocation;
+
+static allocation *live = NULL;
+static size_t live_count = 0, live_cap = 0, bytes_in_use = 0, byte_limit = 0;
+
+static int remember(void *p, size_t bytes) {
+  if (live_count == live_cap) {
+    size_t cap = live_cap ? 2 * live_cap : 64;
+    allocation *grown = realloc(live, cap * sizeof *grown);
+    if (!grown) return 0;
+    live = grown;
+    live_cap = cap;
+  }
+  live[live_count].p = p;
+  live[live_count].bytes = bytes;
+  live_count++;
+  bytes_in_use += bytes;
+  return 1;
+}
+
+ck_status ck_dev_alloc(void **p, size_t bytes) {
+  *p = NULL;
+  CK_TRY(ck_device_init());
+  if (bytes == 0) bytes = 1; /* keep every pointer distinct and freeable */
+  if (byte_limit && bytes_in_use + bytes > byte_limit)
+    return ck_fail(CK_ERR_OUTOFMEMORY,
+                   "allocating %zu bytes on the device: over the test limit of %zu bytes", bytes,
+                   byte_limit);
+  CK_CUDA(cudaMalloc(p, bytes), "allocating device memory");
+  if (!remember(*p, bytes)) {
+    cudaFree(*p);
+    *p = NULL;
+    return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory tracking a device allocation");
+  }
+  return CK_OK;
+}
+
+void ck_dev_free(void *p) {
+  if (!p) return;
+  for (size_t i = 0; i < live_count; i++) {
+    if (live[i].p == p) {
+      bytes_in_use -= live[i].bytes;
+      live[i] = live[--live_count];
+      break;
+    }
+  }
+  cudaFree(p);
+}
+
+size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }
+size_t ck_dev_live_allocations(void) { return live_count; }
+void ck_dev_set_limit(size_t bytes) { byte_limit = bytes; }

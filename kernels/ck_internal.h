@@ -1,0 +1,36 @@
+/* Helpers shared by the kernels/ sources only (not part of the public C API). */
+#ifndef CK_INTERNAL_H
+#define CK_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+#include "ck.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Map a CUDA error onto a ck_status, recording CUDA's message with what was being done. */
+ck_status ck_cuda_status(cudaError_t e, const char *what);
+
+/* Fill a device array with integers 0..999 (as float/double) from a hash of the index and seed. */
+ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Return early from a ck_status function on a CUDA failure. */
+#define CK_CUDA(call, what)                                      \
+  do {                                                           \
+    cudaError_t ck_e_ = (call);                                  \
+    if (ck_e_ != cudaSuccess) return ck_cuda_status(ck_e_, what); \
+  } while (0)
+
+/* Propagate a ck_status failure. */
+#define CK_TRY(call)                        \
+  do {                                      \
+    ck_status ck_s_ = (call);               \
+    if (ck_s_ != CK_OK) return ck_s_;       \
+  } while (0)
+
+#endif

@@ -1,0 +1,203 @@
+/* Min-plus product kernels, a ladder of numbered versions (see doc/NOTES.md for what each measured).
+ *
+ * All matrices are column-major as Octave stores them: A is m-by-k, B is k-by-n, C is m-by-n and
+ * C(i,j) = min_k A(i,k) + B(k,j). Accumulators start at NaN, not +Inf: fmin/fminf return the other
+ * operand when one is NaN, so a NaN term is ignored and the result stays NaN only when every term
+ * is NaN, which is exactly Octave's min. (k == 0 is handled by the caller: +Inf everywhere.) */
+#include <math.h>
+#include <stdint.h>
+
+#include "ck_internal.h"
+
+#define THREADS 256
+
+template <class T> __device__ __forceinline__ T mp_min(T v, T t);
+template <> __device__ __forceinline__ float mp_min(float v, float t) { return fminf(v, t); }
+template <> __device__ __forceinline__ double mp_min(double v, double t) { return fmin(v, t); }
+
+template <class T> __device__ __forceinline__ T mp_nan();
+template <> __device__ __forceinline__ float mp_nan() { return __int_as_float(0x7fffffff); }
+template <> __device__ __forceinline__ double mp_nan() { return __longlong_as_double(0x7fffffffffffffffLL); }
+
+static unsigned grid_for(size_t work, unsigned threads) {
+  return (unsigned)((work + threads - 1) / threads);
+}
+
+/* ---- v0 naive: one thread per output, consecutive threads walk along a row of C, so each
+ * thread of a warp reads a different column of B (stride k) and writes C with stride m. ---- */
+template <class T>
+__global__ void minplus_v0(const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C,
+                           size_t m, size_t k, size_t n) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= m * n) return;
+  size_t j = idx % n, i = idx / n;
+  T v = mp_nan<T>();
+  for (size_t p = 0; p < k; p++) v = mp_min(v, A[i + p * m] + B[p + j * k]);
+  C[i + j * m] = v;
+}
+
+/* ---- v1 coalesced: the same work with consecutive threads walking down a column of C, so a
+ * warp reads 32 consecutive elements of A, one broadcast element of B, and writes contiguously. ---- */
+template <class T>
+__global__ void minplus_v1(const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C,
+                           size_t m, size_t k, size_t n) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= m * n) return;
+  size_t i = idx % m, j = idx / m;
+  T v = mp_nan<T>();
+  const T *a = A + i, *b = B + j * k;
+  for (size_t p = 0; p < k; p++) v = mp_min(v, a[p * m] + b[p]);
+  C[i + j * m] = v;
+}
+
+/* ---- v2 register-blocked (the seed's design): each thread keeps an 8x8 block of C in registers
+ * and per step of p loads 8 values of column p of A and 8 of row p of B, doing 64 pair updates per
+ * 16 loads. A 8x8-thread block covers a 64x64 tile of C. The operands are first laid out so that
+ * both loads are contiguous in p-major order and need no bounds checks: Ap is A with its rows
+ * padded to a multiple of 64, Bt is B transposed (n-by-k) with its rows padded likewise. ---- */
+#define RB 8            /* outputs per thread in each direction */
+#define TILE (RB * RB)  /* outputs per block in each direction */
+
+template <class T>
+__global__ void pad_rows(const T *__restrict__ src, T *__restrict__ dst, size_t rows, size_t cols,
+                         size_t padded_rows) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= padded_rows * cols) return;
+  size_t r = idx % padded_rows, c = idx / padded_rows;
+  dst[idx] = r < rows ? src[r + c * rows] : (T)0;
+}
+
+/* dst (padded_cols-by-rows, padded rows zero) = transpose of src (rows-by-cols), through a shared
+ * tile so that both the reads and the writes are coalesced. */
+template <class T>
+__global__ void transpose_pad(const T *__restrict__ src, T *__restrict__ dst, size_t rows,
+                              size_t cols, size_t padded_cols) {
+  __shared__ T tile[32][33]; /* +1 column: no bank conflicts on the transposed read */
+  const size_t row_tiles = (rows + 31) / 32; /* one flat grid: no 65535 limit on either side */
+  size_t r0 = (blockIdx.x % row_tiles) * 32, c0 = (blockIdx.x / row_tiles) * 32;
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    size_t r = r0 + threadIdx.x, c = c0 + y;
+    tile[y][threadIdx.x] = (r < rows && c < cols) ? src[r + c * rows] : (T)0;
+  }
+  __syncthreads();
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    size_t c = c0 + threadIdx.x, r = r0 + y; /* dst(c, r) = src(r, c) */
+    if (c < padded_cols && r < rows) dst[c + r * padded_cols] = tile[threadIdx.x][y];
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(RB *RB)
+    minplus_v2(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C, size_t m,
+               size_t k, size_t n, size_t mm, size_t nn) {
+  const int ia = threadIdx.x, ja = threadIdx.y;
+  const size_t tiles_m = mm / TILE;
+  const size_t ic = blockIdx.x % tiles_m, jc = blockIdx.x / tiles_m;
+  const T *a = Ap + ic * TILE + ia, *b = Bt + jc * TILE + ja;
+  T v[RB][RB];
+#pragma unroll
+  for (int ib = 0; ib < RB; ib++)
+#pragma unroll
+    for (int jb = 0; jb < RB; jb++) v[ib][jb] = mp_nan<T>();
+  for (size_t p = 0; p < k; p++, a += mm, b += nn) {
+    T x[RB], y[RB];
+#pragma unroll
+    for (int ib = 0; ib < RB; ib++) x[ib] = a[ib * RB];
+#pragma unroll
+    for (int jb = 0; jb < RB; jb++) y[jb] = b[jb * RB];
+#pragma unroll
+    for (int ib = 0; ib < RB; ib++)
+#pragma unroll
+      for (int jb = 0; jb < RB; jb++) v[ib][jb] = mp_min(v[ib][jb], x[ib] + y[jb]);
+  }
+#pragma unroll
+  for (int ib = 0; ib < RB; ib++)
+#pragma unroll
+    for (int jb = 0; jb < RB; jb++) {
+      size_t i = ic * TILE + ib * RB + ia, j = jc * TILE + jb * RB + ja;
+      if (i < m && j < n) C[i + j * m] = v[ib][jb];
+    }
+}
+
+template <class T> __global__ void fill_value(T *p, size_t count, T value) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < count) p[idx] = value;
+}
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+template <class T>
+static ck_status run_v2(const T *dA, const T *dB, T *dC, size_t m, size_t k, size_t n) {
+  size_t mm = round_up(m, TILE), nn = round_up(n, TILE);
+  T *Ap = NULL, *Bt = NULL;
+  ck_status s = CK_OK;
+  const T *a = dA;
+  if (mm != m) { /* A already has the p-major layout; it only needs padding when m is ragged */
+    if ((s = ck_dev_alloc((void **)&Ap, mm * k * sizeof(T))) != CK_OK) goto done;
+    pad_rows<T><<<grid_for(mm * k, THREADS), THREADS>>>(dA, Ap, m, k, mm);
+    a = Ap;
+  }
+  if ((s = ck_dev_alloc((void **)&Bt, nn * k * sizeof(T))) != CK_OK) goto done;
+  transpose_pad<T><<<(unsigned)(((k + 31) / 32) * ((nn + 31) / 32)), dim3(32, 8)>>>(dB, Bt, k, n,
+                                                                                   nn);
+  minplus_v2<T><<<(unsigned)((mm / TILE) * (nn / TILE)), dim3(RB, RB)>>>(a, Bt, dC, m, k, n, mm,
+                                                                         nn);
+  {
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) s = ck_cuda_status(e, "launching the regblock min-plus kernel");
+  }
+done:
+  /* cudaFree waits for the kernels that read the scratch, so freeing here is safe. */
+  ck_dev_free(Ap);
+  ck_dev_free(Bt);
+  return s;
+}
+
+template <class T>
+static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t m, size_t k,
+                             size_t n) {
+  size_t outputs = m * n;
+  if (outputs == 0) return CK_OK;
+  if (k == 0) {
+    fill_value<T><<<grid_for(outputs, THREADS), THREADS>>>(dC, outputs, (T)INFINITY);
+  } else if (kernel == CK_MINPLUS_NAIVE) {
+    minplus_v0<T><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, m, k, n);
+  } else if (kernel == CK_MINPLUS_COALESCED) {
+    minplus_v1<T><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, m, k, n);
+  } else if (kernel == CK_MINPLUS_REGBLOCK) {
+    CK_TRY(run_v2<T>(dA, dB, dC, m, k, n));
+  } else {
+    return ck_fail(CK_ERR_INVALID, "kernel %d is not a GPU min-plus kernel", kernel);
+  }
+  CK_CUDA(cudaGetLastError(), "launching a min-plus kernel");
+  return CK_OK;
+}
+
+extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB,
+                                       void *dC, size_t m, size_t k, size_t n) {
+  if (t == CK_SINGLE)
+    return run_minplus<float>(kernel, (const float *)dA, (const float *)dB, (float *)dC, m, k, n);
+  return run_minplus<double>(kernel, (const double *)dA, (const double *)dB, (double *)dC, m, k, n);
+}
+
+/* ---- random device inputs for the benchmarks: integers 0..999 stored as T, from a hash of the
+ * index, so no host data or transfer is needed to time a kernel. ---- */
+template <class T> __global__ void fill_random(T *p, size_t count, uint32_t seed) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  uint32_t h = (uint32_t)idx * 2654435761u ^ seed ^ (uint32_t)(idx >> 32);
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  h ^= h >> 15;
+  p[idx] = (T)(h % 1000u);
+}
+
+extern "C" ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed) {
+  if (count == 0) return CK_OK;
+  if (t == CK_SINGLE)
+    fill_random<float><<<grid_for(count, THREADS), THREADS>>>((float *)p, count, seed);
+  else
+    fill_random<double><<<grid_for(count, THREADS), THREADS>>>((double *)p, count, seed);
+  CK_CUDA(cudaGetLastError(), "filling random inputs");
+  return CK_OK;
+}

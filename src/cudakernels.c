@@ -1,0 +1,256 @@
+/* __cudakernels__: the package's one MEX gateway. It owns the shared state (the CUDA context made
+ * by kernels/ck_device.c, the tracked device allocations) and dispatches commands:
+ *
+ *   __cudakernels__ ("available")                       -> logical
+ *   __cudakernels__ ("info")                            -> struct
+ *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
+ *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C
+ *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
+ *   __cudakernels__ ("minplus_ceiling", CLASS)          -> register-only pair updates per second
+ *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
+ *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
+ *
+ * The .m wrappers in inst/ validate for the user; the checks here keep a direct call from crashing.
+ * Every failure is raised only after the C layer has released what it allocated. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mex.h"
+#include "ck.h"
+
+#define ID_INVALID "cudakernels:invalidinput"
+
+typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+static void fail_invalid(const char *msg) { mexErrMsgIdAndTxt(ID_INVALID, "%s", msg); }
+
+/* Raise the Octave error that matches a C-layer status. */
+static void check(ck_status s) {
+  switch (s) {
+  case CK_OK:
+    return;
+  case CK_ERR_NODEVICE:
+    mexErrMsgIdAndTxt("cudakernels:nodevice", "no usable GPU: %s", ck_last_error());
+    break;
+  case CK_ERR_OUTOFMEMORY:
+    mexErrMsgIdAndTxt("cudakernels:outofmemory", "out of device memory: %s",
+                      ck_last_error());
+    break;
+  case CK_ERR_INVALID:
+    mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error());
+    break;
+  default:
+    mexErrMsgIdAndTxt("cudakernels:cudaerror", "CUDA error: %s", ck_last_error());
+  }
+}
+
+static void get_string(const mxArray *a, char *buf, size_t size, const char *what) {
+  if (!mxIsChar(a) || mxGetNumberOfDimensions(a) != 2 || mxGetM(a) > 1 ||
+      mxGetString(a, buf, (mwSize)size) != 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a short character string", what);
+    fail_invalid(msg);
+  }
+}
+
+static double get_scalar(const mxArray *a, const char *what) {
+  if (!mxIsNumeric(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a real numeric scalar", what);
+    fail_invalid(msg);
+  }
+  return mxGetScalar(a);
+}
+
+static size_t get_size(const mxArray *a, const char *what) {
+  double v = get_scalar(a, what);
+  if (!(v >= 0) || v != floor(v) || v > 9.0e15) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a non-negative integer", what);
+    fail_invalid(msg);
+  }
+  return (size_t)v;
+}
+
+static ck_dtype get_dtype_name(const mxArray *a) {
+  char name[16];
+  get_string(a, name, sizeof name, "CLASS");
+  if (!strcmp(name, "single")) return CK_SINGLE;
+  if (!strcmp(name, "double")) return CK_DOUBLE;
+  fail_invalid("CLASS must be \"single\" or \"double\"");
+  return CK_DOUBLE;
+}
+
+static mxClassID class_of(ck_dtype t) { return t == CK_SINGLE ? mxSINGLE_CLASS : mxDOUBLE_CLASS; }
+
+/* A real, full, 2-D single or double matrix; anything else is refused before any device work. */
+static ck_dtype get_matrix_dtype(const mxArray *a, const char *what) {
+  char msg[160];
+  if (mxIsSparse(a) || mxIsComplex(a) || mxGetNumberOfDimensions(a) != 2 ||
+      !(mxIsDouble(a) || mxIsSingle(a))) {
+    snprintf(msg, sizeof msg, "%s must be a real, full, 2-D single or double matrix", what);
+    fail_invalid(msg);
+  }
+  return mxIsSingle(a) ? CK_SINGLE : CK_DOUBLE;
+}
+
+static void need_args(int nrhs, int want, const char *usage) {
+  if (nrhs != want) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "usage: __cudakernels__ (%s)", usage);
+    fail_invalid(msg);
+  }
+}
+
+/* ---- commands ---- */
+
+static void cmd_available(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)prhs;
+  need_args(nrhs, 0, "\"available\"");
+  plhs[0] = mxCreateLogicalScalar(ck_device_available() != 0);
+}
+
+static void set_field(mxArray *s, const char *name, mxArray *value) {
+  mxSetField(s, 0, name, value);
+}
+
+static mxArray *version_string(int v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d.%d", v / 1000, (v % 1000) / 10);
+  return mxCreateString(buf);
+}
+
+static void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)prhs;
+  need_args(nrhs, 0, "\"info\"");
+  ck_device_info d;
+  check(ck_device_query(&d));
+  static const char *fields[] = {"name", "device", "compute_capability", "multiprocessors",
+                                 "clock_mhz", "l2_bytes", "total_memory", "free_memory",
+                                 "package_memory", "driver_version", "runtime_version"};
+  mxArray *s = mxCreateStructMatrix(1, 1, sizeof fields / sizeof fields[0], fields);
+  char cc[16];
+  snprintf(cc, sizeof cc, "%d.%d", d.major, d.minor);
+  set_field(s, "name", mxCreateString(d.name));
+  set_field(s, "device", mxCreateDoubleScalar(d.device));
+  set_field(s, "compute_capability", mxCreateString(cc));
+  set_field(s, "multiprocessors", mxCreateDoubleScalar(d.multiprocessors));
+  set_field(s, "clock_mhz", mxCreateDoubleScalar(d.clock_mhz));
+  set_field(s, "l2_bytes", mxCreateDoubleScalar((double)d.l2_bytes));
+  set_field(s, "total_memory", mxCreateDoubleScalar((double)d.total_bytes));
+  set_field(s, "free_memory", mxCreateDoubleScalar((double)d.free_bytes));
+  set_field(s, "package_memory", mxCreateDoubleScalar((double)ck_dev_bytes_in_use()));
+  set_field(s, "driver_version", version_string(d.driver_version));
+  set_field(s, "runtime_version", version_string(d.runtime_version));
+  plhs[0] = s;
+}
+
+static void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 1, "\"kernels\", OP");
+  char op[32];
+  get_string(prhs[0], op, sizeof op, "OP");
+  if (strcmp(op, "minplus")) fail_invalid("unknown operation: the operations are: minplus");
+  int count = 0;
+  while (ck_minplus_kernel_name(count)) count++;
+  mxArray *c = mxCreateCellMatrix(1, (mwSize)count);
+  for (int i = 0; i < count; i++) mxSetCell(c, (mwIndex)i, mxCreateString(ck_minplus_kernel_name(i)));
+  plhs[0] = c;
+}
+
+static int get_minplus_kernel(const mxArray *a) {
+  char name[32];
+  get_string(a, name, sizeof name, "KERNEL");
+  int id = ck_minplus_kernel_id(name);
+  if (id < 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown min-plus kernel \"%s\"", name);
+    fail_invalid(msg);
+  }
+  return id;
+}
+
+static void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 3, "\"minplus\", A, B, KERNEL");
+  ck_dtype t = get_matrix_dtype(prhs[0], "A");
+  if (get_matrix_dtype(prhs[1], "B") != t) fail_invalid("A and B must be of the same class");
+  size_t m = mxGetM(prhs[0]), k = mxGetN(prhs[0]), n = mxGetN(prhs[1]);
+  if (mxGetM(prhs[1]) != k) fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
+  int kernel = get_minplus_kernel(prhs[2]);
+  mxArray *C = mxCreateUninitNumericMatrix((mwSize)m, (mwSize)n, class_of(t), mxREAL);
+  ck_status s = ck_minplus(t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), mxGetData(C), m, k, n);
+  if (s != CK_OK) mxDestroyArray(C);
+  check(s);
+  plhs[0] = C;
+}
+
+static void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 7, "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS");
+  ck_dtype t = get_dtype_name(prhs[0]);
+  int kernel = get_minplus_kernel(prhs[1]);
+  size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
+  size_t warmup = get_size(prhs[5], "WARMUP"), reps = get_size(prhs[6], "REPS");
+  if (reps < 1 || reps > 100000 || warmup > 100000) fail_invalid("REPS must be 1..100000");
+  mxArray *times = mxCreateDoubleMatrix(1, (mwSize)reps, mxREAL);
+  ck_status s = ck_minplus_time(t, kernel, m, k, n, (int)warmup, (int)reps, mxGetPr(times));
+  if (s != CK_OK) mxDestroyArray(times);
+  check(s);
+  plhs[0] = times;
+}
+
+static void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 1, "\"minplus_ceiling\", CLASS");
+  double rate = 0;
+  check(ck_minplus_ceiling(get_dtype_name(prhs[0]), &rate));
+  plhs[0] = mxCreateDoubleScalar(rate);
+}
+
+static void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)prhs;
+  need_args(nrhs, 0, "\"memory\"");
+  mxArray *r = mxCreateDoubleMatrix(1, 2, mxREAL);
+  mxGetPr(r)[0] = (double)ck_dev_bytes_in_use();
+  mxGetPr(r)[1] = (double)ck_dev_live_allocations();
+  plhs[0] = r;
+}
+
+static void cmd_test_alloc_limit(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)plhs;
+  need_args(nrhs, 1, "\"test_alloc_limit\", BYTES");
+  ck_dev_set_limit(get_size(prhs[0], "BYTES"));
+}
+
+static const struct {
+  const char *name;
+  command_fn *fn;
+} commands[] = {
+    {"available", cmd_available},
+    {"info", cmd_info},
+    {"kernels", cmd_kernels},
+    {"minplus", cmd_minplus},
+    {"minplus_time", cmd_minplus_time},
+    {"minplus_ceiling", cmd_minplus_ceiling},
+    {"memory", cmd_memory},
+    {"test_alloc_limit", cmd_test_alloc_limit},
+};
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  /* Stay loaded: unloading a library that holds a CUDA context and the statically linked runtime
+   * would leave the runtime's exit handlers pointing at unmapped code. */
+  if (!mexIsLocked()) mexLock();
+  if (nrhs < 1) fail_invalid("usage: __cudakernels__ (COMMAND, ...)");
+  char name[32];
+  get_string(prhs[0], name, sizeof name, "COMMAND");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(name, commands[i].name)) {
+      commands[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);
+      return;
+    }
+  char msg[96];
+  snprintf(msg, sizeof msg, "unknown command \"%s\"", name);
+  fail_invalid(msg);
+}

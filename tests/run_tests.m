@@ -1,0 +1,62 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {@var{nfail} =} run_tests (@var{dirs})
+## Run every test block of the .m files in the folders @var{dirs} (a cellstr:
+## the installed package's function folder, tests/) and print one line per file
+## and the summary line @samp{N passed, N failed, N skipped}.  Skipped tests are
+## those whose @code{%!testif} condition was false (GPU tests without a GPU).
+## Returns the number of failures; the caller turns it into the exit status.
+## @end deftypefn
+
+function nfail = run_tests (dirs)
+  totals = zeros (1, 3);   # passed, failed, skipped
+  failed_files = {};
+  for d = 1:numel (dirs)
+    files = dir (fullfile (dirs{d}, "*.m"));
+    for f = 1:numel (files)
+      file = fullfile (dirs{d}, files(f).name);
+      if (! has_tests (file))
+        continue;
+      endif
+      t0 = tic ();
+      log = [tempname(), ".log"];
+      fid = fopen (log, "w");
+      [npass, nmax, nxfail, nbug, nskip, nrtskip, nregress] = test (file, "quiet", fid);
+      fclose (fid);
+      print_failed_blocks (log);
+      unlink (log);
+      nf = nmax - npass - nxfail - nbug - nregress;
+      ns = nskip + nrtskip;
+      totals += [npass, nf, ns];
+      printf ("%-28s %3d passed, %d failed, %d skipped  (%.1f s)\n", files(f).name, ...
+              npass, nf, ns, toc (t0));
+      if (nf > 0)
+        failed_files{end+1} = files(f).name;
+      endif
+    endfor
+  endfor
+  if (! isempty (failed_files))
+    printf ("failures in: %s\n", strjoin (failed_files, ", "));
+  endif
+  printf ("%d passed, %d failed, %d skipped\n", totals);
+  nfail = totals(2);
+endfunction
+
+## Octave's test log starts each block with "*****" and marks a failure with "!!!!!": show those
+## blocks only, so that a run's output is the per-file lines plus what went wrong.
+function print_failed_blocks (log)
+  text = fileread (log);
+  blocks = strsplit (text, "\n*****");
+  for b = 1:numel (blocks)
+    if (! isempty (strfind (blocks{b}, "!!!!!")))
+      printf ("*****%s\n", blocks{b});
+    endif
+  endfor
+endfunction
+
+function tf = has_tests (file)
+  text = fileread (file);
+  tf = ! isempty (regexp (text, '^%!(test|assert|error|fail|warning)', "once", "lineanchors"));
+endfunction

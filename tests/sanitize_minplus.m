@@ -1,0 +1,47 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {} sanitize_minplus ()
+## Exercise every min-plus GPU kernel and every device code path on small,
+## ragged shapes, for running under @command{compute-sanitizer} (memcheck,
+## racecheck): each kernel and class against the CPU reference, k = 0, empty
+## results, the out-of-memory path, the timing command and the ceiling probe.
+## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
+## @end deftypefn
+
+function sanitize_minplus ()
+  shapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3];
+  for cls = {"single", "double"}
+    for kernel = {"naive", "coalesced", "regblock"}
+      for s = 1:rows (shapes)
+        A = cast (round (10 * randn (shapes(s, 1), shapes(s, 2))), cls{1});
+        B = cast (round (10 * randn (shapes(s, 2), shapes(s, 3))), cls{1});
+        A(rand (size (A)) < 0.1) = NaN;
+        C = gpu_minplus (A, B, "kernel", kernel{1});
+        R = gpu_minplus (A, B, "kernel", "cpu");
+        if (! isequaln (C, R))
+          error ("sanitize_minplus: %s %s %dx%dx%d differs from the CPU reference", ...
+                 kernel{1}, cls{1}, shapes(s, :));
+        endif
+      endfor
+      assert (gpu_minplus (zeros (2, 0), zeros (0, 3), "kernel", kernel{1}), Inf (2, 3));
+      assert (size (gpu_minplus (zeros (0, 2), ones (2, 3), "kernel", kernel{1})), [0 3]);
+      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
+    endfor
+    __cudakernels__ ("minplus_ceiling", cls{1});
+  endfor
+  __cudakernels__ ("test_alloc_limit", 50000);
+  unwind_protect
+    try
+      gpu_minplus (ones (100, "single"));
+      error ("sanitize_minplus: no out-of-memory error");
+    catch err
+      assert (err.identifier, "cudakernels:outofmemory");
+    end_try_catch
+  unwind_protect_cleanup
+    __cudakernels__ ("test_alloc_limit", 0);
+  end_unwind_protect
+  assert (__cudakernels__ ("memory"), [0 0]);
+  printf ("sanitize_minplus: OK\n");
+endfunction
