@@ -313,6 +313,12 @@ endfunction
 %! endfor
 
 %!testif ; gpu_available ()
+%! ## more than 65535 tiles of columns: regblock launches its grid in slices
+%! A = messy (2, 3, "single", false);
+%! B = messy (3, 65535 * 64 + 70, "single", false);
+%! assert (gpu_minplus (A, B), ref_minplus (A, B), 0);
+
+%!testif ; gpu_available ()
 %! ## results are bitwise identical from run to run
 %! A = messy (300, 200, "single", false); B = messy (200, 100, "single", false);
 %! C1 = gpu_minplus (A, B);

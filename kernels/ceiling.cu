@@ -7,7 +7,7 @@
 #include "ck_internal.h"
 
 #define R 8
-#define ITERS 2048
+#define ITERS 4000
 #define BLOCK 256
 #define BLOCKS_PER_SM 8
 
@@ -15,9 +15,10 @@ template <class T> __device__ __forceinline__ T pair_min(T v, T t);
 template <> __device__ __forceinline__ float pair_min(float v, float t) { return fminf(v, t); }
 template <> __device__ __forceinline__ double pair_min(double v, double t) { return fmin(v, t); }
 
-/* Operands rotate between iterations so the compiler cannot hoist the updates out of the loop
- * (the rotation costs a few moves per 64 updates, as in ../shared/perf/ceilings.cu). */
-template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *out, T seed) {
+/* Operands rotate between iterations so the compiler cannot hoist the updates out of the loop.
+ * The trip count is a run-time argument, as in the reference ceilings program: a constant one lets
+ * the compiler unroll the outer loop, which measured 5% slower (doc/NOTES.md). */
+template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *out, T seed, int iters) {
   T x[R], y[R], v[R][R];
 #pragma unroll
   for (int i = 0; i < R; i++) {
@@ -28,8 +29,7 @@ template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *ou
   for (int i = 0; i < R; i++)
 #pragma unroll
     for (int j = 0; j < R; j++) v[i][j] = seed * (T)(1000 + i * R + j + threadIdx.x);
-#pragma unroll 1
-  for (int it = 0; it < ITERS; it++) {
+  for (int it = 0; it < iters; it++) {
 #pragma unroll
     for (int i = 0; i < R; i++)
 #pragma unroll
@@ -70,9 +70,9 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   for (int r = -1; r < REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
     cudaEventRecord(start, 0);
     if (t == CK_SINGLE)
-      ceiling_kernel<float><<<blocks, BLOCK>>>((float *)out, 1.0f);
+      ceiling_kernel<float><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
     else
-      ceiling_kernel<double><<<blocks, BLOCK>>>((double *)out, 1.0);
+      ceiling_kernel<double><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
     if ((e = cudaGetLastError()) != cudaSuccess) break;
     cudaEventRecord(stop, 0);
     if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)
