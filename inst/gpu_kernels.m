@@ -5,7 +5,7 @@
 ## @deftypefn {} {@var{names} =} gpu_kernels (@var{op})
 ## List the kernel versions that can be chosen for operation @var{op}.
 ##
-## @var{op} is @qcode{"minplus"}.  The names are those accepted by the
+## @var{op} is @qcode{"minplus"} or @qcode{"sum"}.  The names are those accepted by the
 ## @qcode{"kernel"} option of the operation's function, from the simplest
 ## version to the fastest; @qcode{"cpu"} is the CPU reference.
 ##
@@ -16,7 +16,7 @@
 ## @end group
 ## @end example
 ##
-## @seealso{gpu_minplus}
+## @seealso{gpu_minplus, gpu_sum}
 ## @end deftypefn
 
 function names = gpu_kernels (op)
@@ -30,6 +30,8 @@ function names = gpu_kernels (op)
 endfunction
 
 %!assert (gpu_kernels ("minplus"), {"naive", "coalesced", "regblock", "cpu"})
+%!assert (gpu_kernels ("sum"), {"atomic", "pairwise", "interleaved", "strided", ...
+%!        "sequential", "twoload", "warpunroll", "shuffle", "cub", "cpu"})
 %!error <Invalid call> gpu_kernels ()
 %!error id=cudakernels:invalidinput gpu_kernels (1)
 %!error id=cudakernels:invalidinput gpu_kernels ("nosuchop")

@@ -19,10 +19,25 @@ typedef enum {
   CK_ERR_CUDA         /* any other CUDA failure (launch, copy, sticky error) */
 } ck_status;
 
-typedef enum { CK_DOUBLE = 0, CK_SINGLE = 1, CK_NUM_DTYPES = 2 } ck_dtype;
+/* Element classes, named as Octave names them. */
+typedef enum {
+  CK_DOUBLE = 0,
+  CK_SINGLE,
+  CK_INT8,
+  CK_UINT8,
+  CK_INT16,
+  CK_UINT16,
+  CK_INT32,
+  CK_UINT32,
+  CK_INT64,
+  CK_UINT64,
+  CK_NUM_DTYPES
+} ck_dtype;
 
 size_t ck_dtype_size(ck_dtype t);
-const char *ck_dtype_name(ck_dtype t);
+const char *ck_dtype_name(ck_dtype t);  /* "double", "single", "int8", ...; "?" if out of range */
+int ck_dtype_from_name(const char *name); /* -1 if unknown */
+int ck_dtype_is_float(ck_dtype t);
 
 /* The detail of the last failure (CUDA's own words where there are some); never NULL. */
 const char *ck_last_error(void);
@@ -87,6 +102,56 @@ void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m,
  * runs each timed with events (whole product: pre-pass + kernel). times_ms has reps entries. */
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                           int reps, double *times_ms);
+
+/* ---- sum (sum.cu, sum_host.c, sum_cpu.c) ----
+ * The array is seen as before-by-len-by-after (column-major) and summed over the middle index:
+ * y(b, a) = sum_l x(b, l, a), y has before*after elements. Octave's sum along any dimension of an
+ * N-D array is this with before = prod(size(1:dim-1)), len = size(dim), after = the rest. */
+typedef enum {
+  CK_SUM_ATOMIC = 0,  /* one atomicAdd per element (order, and so rounding, varies run to run) */
+  CK_SUM_PAIRWISE,    /* multi-pass in global memory: x(i) += x(i + half) until one is left */
+  CK_SUM_INTERLEAVED, /* Harris #1: shared memory, interleaved addressing, divergent branches */
+  CK_SUM_STRIDED,     /* Harris #2: interleaved addressing with a strided index, bank conflicts */
+  CK_SUM_SEQUENTIAL,  /* Harris #3: sequential addressing */
+  CK_SUM_TWOLOAD,     /* Harris #4: first add during the load, half the blocks */
+  CK_SUM_WARPUNROLL,  /* Harris #5-#6: last warp unrolled, loop fully unrolled for the block size */
+  CK_SUM_SHUFFLE,     /* grid-stride, 16-byte loads, warp shuffles, one launch (last block ends) */
+  CK_SUM_CUB,         /* cub::DeviceReduce, for comparison */
+  CK_SUM_NUM_GPU,
+  CK_SUM_CPU = CK_SUM_NUM_GPU /* sequential CPU reference (OpenMP over outputs) */
+} ck_sum_kernel;
+
+#define CK_SUM_DEFAULT CK_SUM_SHUFFLE
+
+/* What the sum is computed in and returned as (Octave's sum options):
+ *   CK_SUM_MODE_DEFAULT  single -> single, double -> double, integers -> double
+ *   CK_SUM_MODE_DOUBLE   everything -> double ("double")
+ *   CK_SUM_MODE_NATIVE   integers -> their own class, each addition saturating in order, as
+ *                        Octave's "native" does; floating point as DEFAULT ("native")
+ * Floating-point values are accumulated in double whatever the output; integers up to 32 bits
+ * exactly in 64-bit integers; 64-bit integers in double, as Octave does. */
+typedef enum { CK_SUM_MODE_DEFAULT = 0, CK_SUM_MODE_DOUBLE, CK_SUM_MODE_NATIVE } ck_sum_mode;
+
+int ck_sum_kernel_id(const char *name);
+const char *ck_sum_kernel_name(int id);
+ck_dtype ck_sum_out_dtype(ck_dtype in, ck_sum_mode mode);
+
+/* Host arrays in and out. y has before*after elements of class ck_sum_out_dtype(t, mode). */
+ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y, size_t before,
+                 size_t len, size_t after);
+/* Device arrays in and out; allocates and frees its own scratch. */
+ck_status ck_sum_device(ck_dtype t, ck_sum_mode mode, int kernel, const void *dx, void *dy,
+                        size_t before, size_t len, size_t after);
+ck_status ck_sum_cpu(ck_dtype t, ck_sum_mode mode, const void *x, void *y, size_t before,
+                     size_t len, size_t after);
+/* Kernel-only timing over the user's data: uploads x once, then `warmup` untimed and `reps` timed
+ * device sums (events); y receives the result of the last run. */
+ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y,
+                      size_t before, size_t len, size_t after, int warmup, int reps,
+                      double *times_ms);
+/* The device-to-device copy rate the reductions are measured against, in bytes moved (read plus
+ * written) per second: the median of `reps` cudaMemcpy of `bytes` after a warm-up. */
+ck_status ck_copy_bandwidth(size_t bytes, int reps, double *bytes_per_second);
 
 /* ---- ceilings (ceiling.cu) ----
  * Rate, in pair updates per second, of a register-only min-plus inner loop with no memory

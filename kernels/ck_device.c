@@ -9,9 +9,26 @@
 static _Thread_local char last_error[512] = "no error";
 static int device_ready = 0;
 
-size_t ck_dtype_size(ck_dtype t) { return t == CK_SINGLE ? sizeof(float) : sizeof(double); }
+static const struct {
+  const char *name;
+  size_t size;
+} dtypes[CK_NUM_DTYPES] = {{"double", 8}, {"single", 4}, {"int8", 1},  {"uint8", 1},
+                           {"int16", 2},  {"uint16", 2}, {"int32", 4}, {"uint32", 4},
+                           {"int64", 8},  {"uint64", 8}};
 
-const char *ck_dtype_name(ck_dtype t) { return t == CK_SINGLE ? "single" : "double"; }
+static int valid_dtype(ck_dtype t) { return (int)t >= 0 && t < CK_NUM_DTYPES; }
+
+size_t ck_dtype_size(ck_dtype t) { return valid_dtype(t) ? dtypes[t].size : 0; }
+
+const char *ck_dtype_name(ck_dtype t) { return valid_dtype(t) ? dtypes[t].name : "?"; }
+
+int ck_dtype_from_name(const char *name) {
+  for (int i = 0; i < CK_NUM_DTYPES; i++)
+    if (!strcmp(name, dtypes[i].name)) return i;
+  return -1;
+}
+
+int ck_dtype_is_float(ck_dtype t) { return t == CK_DOUBLE || t == CK_SINGLE; }
 
 const char *ck_last_error(void) { return last_error; }
 

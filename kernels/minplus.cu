@@ -191,6 +191,7 @@ static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t
 
 extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB,
                                        void *dC, size_t m, size_t k, size_t n) {
+  if (!ck_dtype_is_float(t)) return ck_fail(CK_ERR_INVALID, "min-plus supports single and double");
   if (t == CK_SINGLE)
     return run_minplus<float>(kernel, (const float *)dA, (const float *)dB, (float *)dC, m, k, n);
   return run_minplus<double>(kernel, (const double *)dA, (const double *)dB, (double *)dC, m, k, n);

@@ -22,8 +22,14 @@ const char *ck_minplus_kernel_name(int id) {
 
 static int is_gpu_kernel(int kernel) { return kernel >= 0 && kernel < CK_MINPLUS_NUM_GPU; }
 
+static ck_status check_class(ck_dtype t) {
+  if (ck_dtype_is_float(t)) return CK_OK;
+  return ck_fail(CK_ERR_INVALID, "min-plus supports single and double, not %s", ck_dtype_name(t));
+}
+
 ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void *C, size_t m,
                      size_t k, size_t n) {
+  CK_TRY(check_class(t));
   if (kernel == CK_MINPLUS_CPU) {
     ck_minplus_cpu(t, A, B, C, m, k, n);
     return CK_OK;
@@ -81,6 +87,7 @@ done:
 
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                           int reps, double *times_ms) {
+  CK_TRY(check_class(t));
   if (!is_gpu_kernel(kernel)) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
   if (reps < 1 || warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
   CK_TRY(ck_device_init());

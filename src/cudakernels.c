@@ -7,6 +7,9 @@
  *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C
  *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
  *   __cudakernels__ ("minplus_ceiling", CLASS)          -> register-only pair updates per second
+ *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
+ *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
+ *   __cudakernels__ ("copy_bandwidth", BYTES, REPS)     -> device copy rate, bytes moved per s
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
  *
@@ -82,7 +85,19 @@ static ck_dtype get_dtype_name(const mxArray *a) {
   return CK_DOUBLE;
 }
 
-static mxClassID class_of(ck_dtype t) { return t == CK_SINGLE ? mxSINGLE_CLASS : mxDOUBLE_CLASS; }
+static const mxClassID mx_classes[CK_NUM_DTYPES] = {
+    mxDOUBLE_CLASS, mxSINGLE_CLASS, mxINT8_CLASS,  mxUINT8_CLASS, mxINT16_CLASS,
+    mxUINT16_CLASS, mxINT32_CLASS,  mxUINT32_CLASS, mxINT64_CLASS, mxUINT64_CLASS};
+
+static mxClassID class_of(ck_dtype t) { return mx_classes[t]; }
+
+/* The ck_dtype of a real, full numeric array, or -1. */
+static int dtype_of(const mxArray *a) {
+  if (mxIsSparse(a) || mxIsComplex(a)) return -1;
+  for (int t = 0; t < CK_NUM_DTYPES; t++)
+    if (mxGetClassID(a) == mx_classes[t]) return t;
+  return -1;
+}
 
 /* A real, full, 2-D single or double matrix; anything else is refused before any device work. */
 static ck_dtype get_matrix_dtype(const mxArray *a, const char *what) {
@@ -151,11 +166,17 @@ static void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   need_args(nrhs, 1, "\"kernels\", OP");
   char op[32];
   get_string(prhs[0], op, sizeof op, "OP");
-  if (strcmp(op, "minplus")) fail_invalid("unknown operation: the operations are: minplus");
+  const char *(*name_of)(int) = NULL;
+  if (!strcmp(op, "minplus"))
+    name_of = ck_minplus_kernel_name;
+  else if (!strcmp(op, "sum"))
+    name_of = ck_sum_kernel_name;
+  else
+    fail_invalid("unknown operation: the operations are: minplus, sum");
   int count = 0;
-  while (ck_minplus_kernel_name(count)) count++;
+  while (name_of(count)) count++;
   mxArray *c = mxCreateCellMatrix(1, (mwSize)count);
-  for (int i = 0; i < count; i++) mxSetCell(c, (mwIndex)i, mxCreateString(ck_minplus_kernel_name(i)));
+  for (int i = 0; i < count; i++) mxSetCell(c, (mwIndex)i, mxCreateString(name_of(i)));
   plhs[0] = c;
 }
 
@@ -209,6 +230,89 @@ static void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArr
   plhs[0] = mxCreateDoubleScalar(rate);
 }
 
+/* ---- sum ---- */
+
+typedef struct {
+  ck_dtype t;
+  ck_sum_mode mode;
+  int kernel;
+  size_t before, len, after;
+} sum_args;
+
+static sum_args get_sum_args(const mxArray *prhs[]) {
+  sum_args a;
+  int t = dtype_of(prhs[0]);
+  if (t < 0) fail_invalid("X must be a real, full numeric array");
+  a.t = (ck_dtype)t;
+  a.before = get_size(prhs[1], "BEFORE");
+  a.len = get_size(prhs[2], "LEN");
+  a.after = get_size(prhs[3], "AFTER");
+  if (a.before * a.len * a.after != mxGetNumberOfElements(prhs[0]))
+    fail_invalid("BEFORE*LEN*AFTER must equal numel (X)");
+  char mode[16], kernel[32];
+  get_string(prhs[4], mode, sizeof mode, "MODE");
+  if (!strcmp(mode, "default"))
+    a.mode = CK_SUM_MODE_DEFAULT;
+  else if (!strcmp(mode, "double"))
+    a.mode = CK_SUM_MODE_DOUBLE;
+  else if (!strcmp(mode, "native"))
+    a.mode = CK_SUM_MODE_NATIVE;
+  else
+    fail_invalid("MODE must be \"default\", \"double\" or \"native\"");
+  get_string(prhs[5], kernel, sizeof kernel, "KERNEL");
+  a.kernel = ck_sum_kernel_id(kernel);
+  if (a.kernel < 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown sum kernel \"%s\"", kernel);
+    fail_invalid(msg);
+  }
+  return a;
+}
+
+static mxArray *sum_output(const sum_args *a) {
+  return mxCreateUninitNumericMatrix((mwSize)(a->before * a->after), 1,
+                                     class_of(ck_sum_out_dtype(a->t, a->mode)), mxREAL);
+}
+
+static void cmd_sum(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 6, "\"sum\", X, BEFORE, LEN, AFTER, MODE, KERNEL");
+  sum_args a = get_sum_args(prhs);
+  mxArray *y = sum_output(&a);
+  ck_status s = ck_sum(a.t, a.mode, a.kernel, mxGetData(prhs[0]), mxGetData(y), a.before, a.len,
+                       a.after);
+  if (s != CK_OK) mxDestroyArray(y);
+  check(s);
+  plhs[0] = y;
+}
+
+static void cmd_sum_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 8, "\"sum_time\", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS");
+  sum_args a = get_sum_args(prhs);
+  size_t warmup = get_size(prhs[6], "WARMUP"), reps = get_size(prhs[7], "REPS");
+  if (reps < 1 || reps > 100000 || warmup > 100000) fail_invalid("REPS must be 1..100000");
+  mxArray *times = mxCreateDoubleMatrix(1, (mwSize)reps, mxREAL);
+  mxArray *y = sum_output(&a);
+  ck_status s = ck_sum_time(a.t, a.mode, a.kernel, mxGetData(prhs[0]), mxGetData(y), a.before,
+                            a.len, a.after, (int)warmup, (int)reps, mxGetPr(times));
+  if (s != CK_OK) {
+    mxDestroyArray(times);
+    mxDestroyArray(y);
+  }
+  check(s);
+  plhs[0] = times;
+  plhs[1] = y;
+}
+
+static void cmd_copy_bandwidth(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 2, "\"copy_bandwidth\", BYTES, REPS");
+  double rate = 0;
+  check(ck_copy_bandwidth(get_size(prhs[0], "BYTES"), (int)get_size(prhs[1], "REPS"), &rate));
+  plhs[0] = mxCreateDoubleScalar(rate);
+}
+
 static void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)prhs;
   need_args(nrhs, 0, "\"memory\"");
@@ -234,6 +338,9 @@ static const struct {
     {"minplus", cmd_minplus},
     {"minplus_time", cmd_minplus_time},
     {"minplus_ceiling", cmd_minplus_ceiling},
+    {"sum", cmd_sum},
+    {"sum_time", cmd_sum_time},
+    {"copy_bandwidth", cmd_copy_bandwidth},
     {"memory", cmd_memory},
     {"test_alloc_limit", cmd_test_alloc_limit},
 };

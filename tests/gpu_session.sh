@@ -5,9 +5,9 @@
 #   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench" (default: all).
+# output goes beside ours); STEPS: any of "tests sanitize perf bench sumbench" (default: all).
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench sumbench"}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
@@ -17,36 +17,43 @@ archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
 path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }
 status=0
+has_step() { [[ " $steps " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$out/gpu.txt"
 
-if [[ $steps == *tests* ]]; then
+if has_step tests; then
   echo "== test suite"
   "$here/run_tests.sh" "$prefix" "$octave" 2>&1 | grep -v "ignoring const" | tee "$out/tests.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 
-if [[ $steps == *sanitize* ]]; then
+if has_step sanitize; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     compute-sanitizer --tool "$tool" --leak-check full --error-exitcode 9 \
       "$octave" --no-gui --no-init-file --no-history \
-      --eval "$path_cmd sanitize_minplus ()" > "$out/$tool.log" 2>&1
+      --eval "$path_cmd sanitize_minplus (); sanitize_sum ()" > "$out/$tool.log" 2>&1
     rc=$?
-    grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_minplus|error" "$out/$tool.log" | head -20
+    grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_|error" "$out/$tool.log" | head -20
     echo "$tool exit status: $rc"
     [ $rc -eq 0 ] || status=1
   done
 fi
 
-if [[ $steps == *perf* && -n $perf ]]; then
+if has_step perf && [[ -n $perf ]]; then
   echo "== reference ceilings (../shared/perf)"
   for p in "$perf"/*; do [ -x "$p" ] && "$p" | tee "$out/$(basename "$p").txt"; done
 fi
 
-if [[ $steps == *bench* ]]; then
+if has_step bench; then
   echo "== benchmark"
   run_octave "bench_minplus ('csv', '$out/bench_minplus.csv');" 2>&1 | grep -v "ignoring const" |
     tee "$out/bench.txt"
+fi
+
+if has_step sumbench; then
+  echo "== sum benchmark"
+  run_octave "gpu_bench ('sum', 'sizes', 2.^[20 24 26 28], 'csv', '$out/bench_sum.csv');" 2>&1 |
+    grep -v "ignoring const" | tee "$out/bench_sum.txt"
 fi
 exit $status
