@@ -7,7 +7,7 @@
 ## @deftypefnx {} {} gpu_bench ("plot", @var{csvfile}, @var{pngfile})
 ## Benchmark every kernel of an operation against its reference on this GPU.
 ##
-## @var{op} is @qcode{"sum"} or @qcode{"minplus"}.  For each class, size and
+## @var{op} is @qcode{"sum"}, @qcode{"matmul"} or @qcode{"minplus"}.  For each class, size and
 ## kernel, @code{gpu_bench} times the operation on the device (CUDA events, one
 ## warm-up run, the median of several runs) with the data already on the
 ## GPU, and prints a table in the style of the CUDA SDK samples:
@@ -20,6 +20,12 @@
 ## DRAM traffic of both).  The error is relative to the sum in double computed
 ## by Octave.  The kernel @qcode{"builtin"} is Octave's own @code{sum} on the
 ## host.
+## @item @qcode{"matmul"}
+## @var{n}-by-@var{n} products; the rate is TFLOP/s (2 @var{n}^3 operations),
+## and @code{%ref} compares it with cuBLAS in the same run.  The error is the
+## relative Frobenius error of an @var{n} = min (@var{n}, 1024) product
+## against Octave's product in double.  The kernel @qcode{"builtin"} is
+## Octave's own @code{*} on the host.
 ## @item @qcode{"minplus"}
 ## @var{n}-by-@var{n} products; the rate is Tpair/s, and @code{%ref} compares
 ## it with the register-only ceiling measured in the same run.  The result of
@@ -27,7 +33,8 @@
 ## @end table
 ##
 ## A row says @qcode{"compares OK"} when the error is within the class's bound
-## (sum: 1e-6 single, 1e-12 double; min-plus: exact), else @qcode{"FAILED"}.
+## (sum: 1e-6 single, 1e-12 double; matmul: 2 @var{n} eps of the class;
+## min-plus: exact), else @qcode{"FAILED"}.
 ##
 ## Options: @qcode{"sizes"}, @qcode{"classes"} (default
 ## @code{@{"single", "double"@}}), @qcode{"kernels"} (default: all),
@@ -77,12 +84,15 @@ function opt = options (op, varargin)
     case "sum"
       sizes = 2 .^ [20 24 28];
       kernels = [setdiff(gpu_kernels("sum"), {"cpu"}, "stable"), {"builtin"}];
+    case "matmul"
+      sizes = [1024 2048 4096 8192];
+      kernels = [{"cublas"}, setdiff(gpu_kernels("matmul"), {"cublas"}, "stable"), {"builtin"}];
     case "minplus"
       sizes = [1024 4096 8192];
       kernels = setdiff (gpu_kernels ("minplus"), {"cpu"}, "stable");
     otherwise
       error ("cudakernels:invalidinput",
-             "gpu_bench: unknown operation \"%s\"; the operations are: sum, minplus", op);
+             "gpu_bench: unknown operation \"%s\"; the operations are: sum, matmul, minplus", op);
   endswitch
   opt = struct ("sizes", sizes, "classes", {{"single", "double"}}, "kernels", {kernels},
                 "budget", 1, "csv", "", "plot", "");
@@ -106,19 +116,18 @@ function opt = options (op, varargin)
 endfunction
 
 function u = rate_unit (op)
-  if (strcmp (op, "sum"))
-    u = "GB/s";
-  else
-    u = "Tpair/s";
-  endif
+  u = struct ("sum", "GB/s", "matmul", "TFLOP/s", "minplus", "Tpair/s").(op);
 endfunction
 
 function rows = measure_op (op, cls, n, opt)
-  if (strcmp (op, "sum"))
-    rows = measure_sum (cls, n, opt);
-  else
-    rows = measure_minplus (cls, n, opt);
-  endif
+  switch (op)
+    case "sum"
+      rows = measure_sum (cls, n, opt);
+    case "matmul"
+      rows = measure_matmul (cls, n, opt);
+    otherwise
+      rows = measure_minplus (cls, n, opt);
+  endswitch
 endfunction
 
 function r = row (op, cls, kernel, n, t_ms, rate, ref, err, tol)
@@ -164,6 +173,32 @@ function rows = measure_sum (cls, n, opt)
     endif
     err = abs (double (y) - ref) / abs (ref);
     rows = [rows, row("sum", cls, k{1}, n, t, bytes / median (t) / 1e6, copy_rate, err, tol)];
+  endfor
+endfunction
+
+function rows = measure_matmul (cls, n, opt)
+  nc = min (n, 1024);
+  A = cast (rand (nc), cls); B = cast (rand (nc), cls);
+  R = double (A) * double (B);
+  flop = 2 * n^3;
+  ref = NaN;
+  rows = struct ([]);
+  for k = opt.kernels
+    if (strcmp (k{1}, "builtin"))
+      An = cast (rand (n), cls);
+      t = 1e3 * gpu_timeit (@() An * An);
+      C = A * B;
+    else
+      t1 = __cudakernels__ ("matmul_time", cls, k{1}, n, n, n, 1, 1);
+      t = __cudakernels__ ("matmul_time", cls, k{1}, n, n, n, 0, reps_for (t1, opt.budget));
+      C = gpu_matmul (A, B, "kernel", k{1});
+    endif
+    rate = flop / median (t) / 1e9;
+    if (strcmp (k{1}, "cublas"))
+      ref = rate;
+    endif
+    err = norm (double (C) - R, "fro") / norm (R, "fro");
+    rows = [rows, row("matmul", cls, k{1}, n, t, rate, ref, err, 2 * nc * eps (cls))];
   endfor
 endfunction
 
@@ -219,6 +254,7 @@ endfunction
 function plot_rows (rows, png)
   op = rows(1).op;
   classes = unique ({rows.class});
+  warning ("off", "Octave:gnuplot-graphics", "local");
   h = figure ("visible", "off");
   unwind_protect
     for c = 1:numel (classes)
@@ -256,11 +292,11 @@ endfunction
 %! unwind_protect
 %!   r = gpu_bench ("sum", "sizes", [1e5 + 3], "budget", 0.05, "csv", f);
 %!   assert (all ([r(! strcmp ({r.kernel}, "builtin")).ok]));
-%!   assert (numel (r), numel (gpu_kernels ("sum")));   # the GPU kernels and builtin
+%!   assert (numel (r), 2 * numel (gpu_kernels ("sum")));   # 2 classes x (GPU kernels, builtin)
 %!   r = gpu_bench ("minplus", "sizes", 256, "classes", "single", "budget", 0.05);
 %!   assert (all ([r.ok]));
 %!   lines = strsplit (strtrim (fileread (f)), "\n");
-%!   assert (numel (lines), numel (gpu_kernels ("sum")) + 1);
+%!   assert (numel (lines), numel (r) + 1);
 %! unwind_protect_cleanup
 %!   unlink (f);
 %! end_unwind_protect

@@ -5,7 +5,7 @@
 ## @deftypefn {} {@var{names} =} gpu_kernels (@var{op})
 ## List the kernel versions that can be chosen for operation @var{op}.
 ##
-## @var{op} is @qcode{"minplus"} or @qcode{"sum"}.  The names are those accepted by the
+## @var{op} is @qcode{"minplus"}, @qcode{"matmul"} or @qcode{"sum"}.  The names are those accepted by the
 ## @qcode{"kernel"} option of the operation's function, from the simplest
 ## version to the fastest; @qcode{"cpu"} is the CPU reference.
 ##
@@ -16,7 +16,7 @@
 ## @end group
 ## @end example
 ##
-## @seealso{gpu_minplus, gpu_sum}
+## @seealso{gpu_minplus, gpu_matmul, gpu_sum}
 ## @end deftypefn
 
 function names = gpu_kernels (op)

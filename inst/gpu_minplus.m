@@ -73,82 +73,9 @@ function C = gpu_minplus (A, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [B, kernel] = parse_arguments (A, varargin{:});
-  check_operand (A, "A");
-  if (isempty (B))
-    if (rows (A) != columns (A))
-      error ("cudakernels:invalidinput",
-             "gpu_minplus: A must be square for gpu_minplus (A); it is %dx%d",
-             rows (A), columns (A));
-    endif
-    B = A;
-  else
-    B = B{1};
-    check_operand (B, "B");
-    if (columns (A) != rows (B))
-      error ("cudakernels:invalidinput",
-             "gpu_minplus: inner dimensions must agree: A is %dx%d, B is %dx%d",
-             rows (A), columns (A), rows (B), columns (B));
-    endif
-  endif
-  if (isa (A, "single") != isa (B, "single"))   # single wins, as in A + B
-    A = single (A);
-    B = single (B);
-  endif
+  [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "regblock", {"v0", "v1", "v2"},
+                                   A, varargin{:});
   C = ck_call ("gpu_minplus", "minplus", A, B, kernel);
-endfunction
-
-## Split the arguments after A into the optional B (a 1-cell, or {} when absent) and the options.
-function [B, kernel] = parse_arguments (A, varargin)
-  B = {};
-  opts = varargin;
-  if (! isempty (opts) && ! ischar (opts{1}))
-    B = opts(1);
-    opts(1) = [];
-  endif
-  kernel = "regblock";
-  if (mod (numel (opts), 2) != 0)
-    error ("cudakernels:invalidinput",
-           "gpu_minplus: options must come in NAME, VALUE pairs");
-  endif
-  for i = 1:2:numel (opts)
-    name = opts{i};
-    value = opts{i+1};
-    if (! ischar (name) || ! strcmpi (name, "kernel"))
-      error ("cudakernels:invalidinput",
-             "gpu_minplus: unknown option; the options are: \"kernel\"");
-    endif
-    if (! ischar (value) || ! isrow (value))
-      error ("cudakernels:invalidinput",
-             "gpu_minplus: the kernel must be named by a string");
-    endif
-    kernel = lower (value);
-    known = [gpu_kernels("minplus"), {"v0", "v1", "v2"}];
-    if (! any (strcmp (kernel, known)))
-      error ("cudakernels:invalidinput",
-             "gpu_minplus: unknown kernel \"%s\"; the kernels are: %s",
-             value, strjoin (gpu_kernels ("minplus"), ", "));
-    endif
-  endfor
-endfunction
-
-function check_operand (X, name)
-  if (isinteger (X) || islogical (X))
-    error ("cudakernels:invalidinput",
-           "gpu_minplus: %s is %s; the supported classes are double and single",
-           name, class (X));
-  elseif (! isfloat (X))
-    error ("cudakernels:invalidinput",
-           "gpu_minplus: %s must be a double or single matrix, not %s", name, class (X));
-  elseif (! isreal (X))
-    error ("cudakernels:invalidinput", "gpu_minplus: %s must be real, not complex", name);
-  elseif (issparse (X))
-    error ("cudakernels:invalidinput",
-           "gpu_minplus: %s must be full, not sparse (use full (%s))", name, name);
-  elseif (ndims (X) != 2)
-    error ("cudakernels:invalidinput",
-           "gpu_minplus: %s must be a 2-D matrix; it has %d dimensions", name, ndims (X));
-  endif
 endfunction
 
 ## Test helpers.  The reference is Octave's own formulation of the product; the

@@ -60,6 +60,8 @@ typedef struct {
 ck_status ck_device_init(void);
 int ck_device_available(void);
 ck_status ck_device_query(ck_device_info *info);
+/* Wait for all device work; reports an error a kernel left behind. */
+ck_status ck_device_sync(void);
 
 /* Device allocations go through these so the package can count what it holds (leak tests) and
  * tests can impose an artificial limit to exercise the out-of-memory path without 80 GB inputs. */
@@ -152,6 +154,37 @@ ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, v
 /* The device-to-device copy rate the reductions are measured against, in bytes moved (read plus
  * written) per second: the median of `reps` cudaMemcpy of `bytes` after a warm-up. */
 ck_status ck_copy_bandwidth(size_t bytes, int reps, double *bytes_per_second);
+
+/* ---- matrix multiply (matmul.cu, matmul_host.c, cublas_dl.c) ----
+ * C = A * B, column-major, A m-by-k, B k-by-n; single or double. k == 0 gives zeros. */
+typedef enum {
+  CK_MATMUL_NAIVE = 0,  /* one thread per output, uncoalesced */
+  CK_MATMUL_TILED16,    /* shared-memory tiles, TILE_WIDTH 16, boundary checks */
+  CK_MATMUL_TILED32,    /* the same with TILE_WIDTH 32 */
+  CK_MATMUL_REGBLOCK,   /* 2-D register blocking (TM x TN outputs per thread) */
+  CK_MATMUL_VECTORIZED, /* + 16-byte loads, transposed A tile */
+  CK_MATMUL_WARPTILE,   /* + warp tiling, double-buffered tiles */
+  CK_MATMUL_CUBLAS,     /* cublasSgemm / cublasDgemm, loaded at run time */
+  CK_MATMUL_NUM
+} ck_matmul_kernel;
+
+int ck_matmul_kernel_id(const char *name);
+const char *ck_matmul_kernel_name(int id);
+
+/* Host arrays in and out. */
+ck_status ck_matmul(ck_dtype t, int kernel, const void *A, const void *B, void *C, size_t m,
+                    size_t k, size_t n);
+/* Device arrays in and out. */
+ck_status ck_matmul_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
+                           size_t m, size_t k, size_t n);
+/* Kernel-only timing on random device inputs, as ck_minplus_time. */
+ck_status ck_matmul_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
+                         int reps, double *times_ms);
+
+/* cuBLAS is not linked: it is found with dlopen on first use (libcublas.so.13, .12, or the file
+ * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */
+int ck_cublas_available(void);
+const char *ck_cublas_library(void); /* the file loaded, or "" */
 
 /* ---- ceilings (ceiling.cu) ----
  * Rate, in pair updates per second, of a register-only min-plus inner loop with no memory

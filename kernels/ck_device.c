@@ -94,6 +94,12 @@ ck_status ck_device_query(ck_device_info *info) {
   return CK_OK;
 }
 
+ck_status ck_device_sync(void) {
+  CK_TRY(ck_device_init());
+  CK_CUDA(cudaDeviceSynchronize(), "waiting for the device");
+  return CK_OK;
+}
+
 /* ---- tracked allocator: a small table of live allocations ---- */
 typedef struct {
   void *p;
@@ -150,3 +156,24 @@ void ck_dev_free(void *p) {
 size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }
 size_t ck_dev_live_allocations(void) { return live_count; }
 void ck_dev_set_limit(size_t bytes) { byte_limit = bytes; }
+
+ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms) {
+  cudaEvent_t start = NULL, stop = NULL;
+  ck_status s = CK_OK;
+  cudaError_t e = cudaSuccess;
+  if ((e = cudaEventCreate(&start)) == cudaSuccess) e = cudaEventCreate(&stop);
+  for (int r = 0; r < warmup + reps && e == cudaSuccess && s == CK_OK; r++) {
+    float ms = 0;
+    if ((e = cudaEventRecord(start, 0)) != cudaSuccess) break;
+    if ((s = run(ctx)) != CK_OK) break;
+    if ((e = cudaEventRecord(stop, 0)) != cudaSuccess ||
+        (e = cudaEventSynchronize(stop)) != cudaSuccess ||
+        (e = cudaEventElapsedTime(&ms, start, stop)) != cudaSuccess)
+      break;
+    if (r >= warmup) times_ms[r - warmup] = ms;
+  }
+  if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "timing with events");
+  if (start) cudaEventDestroy(start);
+  if (stop) cudaEventDestroy(stop);
+  return s;
+}

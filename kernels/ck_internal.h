@@ -15,6 +15,16 @@ ck_status ck_cuda_status(cudaError_t e, const char *what);
 /* Fill a device array with integers 0..999 (as float/double) from a hash of the index and seed. */
 ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed);
 
+/* The custom matmul kernels (matmul.cu) and cuBLAS (cublas_dl.c), on device arrays. */
+ck_status ck_matmul_custom_device(ck_dtype t, int kernel, const void *A, const void *B, void *C,
+                                  int m, int k, int n);
+ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n);
+
+/* Time `run(ctx)` with CUDA events on the default stream: `warmup` untimed runs, then `reps` timed
+ * ones into times_ms. */
+typedef ck_status ck_timed_fn(void *ctx);
+ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms);
+
 #ifdef __cplusplus
 }
 #endif

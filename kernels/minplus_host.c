@@ -59,30 +59,17 @@ done:
   return s;
 }
 
-static ck_status time_runs(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
-                           size_t m, size_t k, size_t n, int warmup, int reps, double *times_ms) {
-  cudaEvent_t start = NULL, stop = NULL;
-  ck_status s = CK_OK;
-  cudaError_t e = cudaSuccess;
-  if ((e = cudaEventCreate(&start)) != cudaSuccess || (e = cudaEventCreate(&stop)) != cudaSuccess) {
-    s = ck_cuda_status(e, "creating timing events");
-    goto done;
-  }
-  for (int r = 0; r < warmup + reps && s == CK_OK; r++) {
-    float ms = 0;
-    if ((e = cudaEventRecord(start, 0)) != cudaSuccess) break;
-    if ((s = ck_minplus_device(t, kernel, dA, dB, dC, m, k, n)) != CK_OK) break;
-    if ((e = cudaEventRecord(stop, 0)) != cudaSuccess ||
-        (e = cudaEventSynchronize(stop)) != cudaSuccess ||
-        (e = cudaEventElapsedTime(&ms, start, stop)) != cudaSuccess)
-      break;
-    if (r >= warmup) times_ms[r - warmup] = ms;
-  }
-  if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "timing the min-plus kernel");
-done:
-  if (start) cudaEventDestroy(start);
-  if (stop) cudaEventDestroy(stop);
-  return s;
+typedef struct {
+  ck_dtype t;
+  int kernel;
+  const void *dA, *dB;
+  void *dC;
+  size_t m, k, n;
+} minplus_call;
+
+static ck_status run_minplus_call(void *ctx) {
+  minplus_call *c = ctx;
+  return ck_minplus_device(c->t, c->kernel, c->dA, c->dB, c->dC, c->m, c->k, c->n);
 }
 
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
@@ -99,7 +86,8 @@ ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, 
   if ((s = ck_dev_alloc(&dC, m * n * es)) != CK_OK) goto done;
   if ((s = ck_fill_random_device(t, dA, m * k, 1)) != CK_OK) goto done;
   if ((s = ck_fill_random_device(t, dB, k * n, 2)) != CK_OK) goto done;
-  s = time_runs(t, kernel, dA, dB, dC, m, k, n, warmup, reps, times_ms);
+  minplus_call c = {t, kernel, dA, dB, dC, m, k, n};
+  s = ck_time_events(run_minplus_call, &c, warmup, reps, times_ms);
 done:
   ck_dev_free(dA);
   ck_dev_free(dB);

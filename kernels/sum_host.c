@@ -66,30 +66,6 @@ ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *
   return s;
 }
 
-/* Event-timed runs of `run(ctx)`, `warmup` untimed first. */
-typedef ck_status timed_fn(void *ctx);
-
-static ck_status time_events(timed_fn *run, void *ctx, int warmup, int reps, double *times_ms) {
-  cudaEvent_t start = NULL, stop = NULL;
-  ck_status s = CK_OK;
-  cudaError_t e = cudaSuccess;
-  if ((e = cudaEventCreate(&start)) == cudaSuccess) e = cudaEventCreate(&stop);
-  for (int r = 0; r < warmup + reps && e == cudaSuccess && s == CK_OK; r++) {
-    float ms = 0;
-    if ((e = cudaEventRecord(start, 0)) != cudaSuccess) break;
-    if ((s = run(ctx)) != CK_OK) break;
-    if ((e = cudaEventRecord(stop, 0)) != cudaSuccess ||
-        (e = cudaEventSynchronize(stop)) != cudaSuccess ||
-        (e = cudaEventElapsedTime(&ms, start, stop)) != cudaSuccess)
-      break;
-    if (r >= warmup) times_ms[r - warmup] = ms;
-  }
-  if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "timing with events");
-  if (start) cudaEventDestroy(start);
-  if (stop) cudaEventDestroy(stop);
-  return s;
-}
-
 typedef struct {
   ck_dtype t;
   ck_sum_mode mode;
@@ -118,7 +94,7 @@ ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, v
   ck_status s = upload(t, mode, x, before * len * after, ny, &dx, &dy);
   c.dx = dx;
   c.dy = dy;
-  if (s == CK_OK) s = time_events(run_sum_call, &c, warmup, reps, times_ms);
+  if (s == CK_OK) s = ck_time_events(run_sum_call, &c, warmup, reps, times_ms);
   if (s == CK_OK) {
     cudaError_t e = cudaMemcpy(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)),
                                cudaMemcpyDeviceToHost);
@@ -158,7 +134,7 @@ ck_status ck_copy_bandwidth(size_t bytes, int reps, double *bytes_per_second) {
   if (s == CK_OK) s = ck_dev_alloc(&c.dst, bytes);
   c.src = src;
   if (s == CK_OK) s = ck_fill_random_device(CK_SINGLE, src, bytes / sizeof(float), 3);
-  if (s == CK_OK) s = time_events(run_copy, &c, 2, reps, times);
+  if (s == CK_OK) s = ck_time_events(run_copy, &c, 2, reps, times);
   ck_dev_free(src);
   ck_dev_free(c.dst);
   CK_TRY(s);

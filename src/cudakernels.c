@@ -10,6 +10,10 @@
  *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
  *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
  *   __cudakernels__ ("copy_bandwidth", BYTES, REPS)     -> device copy rate, bytes moved per s
+ *   __cudakernels__ ("matmul", A, B, KERNEL)            -> C = A * B
+ *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
+ *   __cudakernels__ ("cublas")                          -> the cuBLAS library loaded, "" if none
+ *   __cudakernels__ ("sync")                            -> waits for the device to finish
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
  *
@@ -171,8 +175,10 @@ static void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
     name_of = ck_minplus_kernel_name;
   else if (!strcmp(op, "sum"))
     name_of = ck_sum_kernel_name;
+  else if (!strcmp(op, "matmul"))
+    name_of = ck_matmul_kernel_name;
   else
-    fail_invalid("unknown operation: the operations are: minplus, sum");
+    fail_invalid("unknown operation: the operations are: minplus, sum, matmul");
   int count = 0;
   while (name_of(count)) count++;
   mxArray *c = mxCreateCellMatrix(1, (mwSize)count);
@@ -313,6 +319,62 @@ static void cmd_copy_bandwidth(int nlhs, mxArray *plhs[], int nrhs, const mxArra
   plhs[0] = mxCreateDoubleScalar(rate);
 }
 
+/* ---- matmul ---- */
+
+static int get_matmul_kernel(const mxArray *a) {
+  char name[32];
+  get_string(a, name, sizeof name, "KERNEL");
+  int id = ck_matmul_kernel_id(name);
+  if (id < 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown matmul kernel \"%s\"", name);
+    fail_invalid(msg);
+  }
+  return id;
+}
+
+static void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 3, "\"matmul\", A, B, KERNEL");
+  ck_dtype t = get_matrix_dtype(prhs[0], "A");
+  if (get_matrix_dtype(prhs[1], "B") != t) fail_invalid("A and B must be of the same class");
+  size_t m = mxGetM(prhs[0]), k = mxGetN(prhs[0]), n = mxGetN(prhs[1]);
+  if (mxGetM(prhs[1]) != k) fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
+  int kernel = get_matmul_kernel(prhs[2]);
+  mxArray *C = mxCreateUninitNumericMatrix((mwSize)m, (mwSize)n, class_of(t), mxREAL);
+  ck_status s = ck_matmul(t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), mxGetData(C), m, k, n);
+  if (s != CK_OK) mxDestroyArray(C);
+  check(s);
+  plhs[0] = C;
+}
+
+static void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 7, "\"matmul_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS");
+  ck_dtype t = get_dtype_name(prhs[0]);
+  int kernel = get_matmul_kernel(prhs[1]);
+  size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
+  size_t warmup = get_size(prhs[5], "WARMUP"), reps = get_size(prhs[6], "REPS");
+  if (reps < 1 || reps > 100000 || warmup > 100000) fail_invalid("REPS must be 1..100000");
+  mxArray *times = mxCreateDoubleMatrix(1, (mwSize)reps, mxREAL);
+  ck_status s = ck_matmul_time(t, kernel, m, k, n, (int)warmup, (int)reps, mxGetPr(times));
+  if (s != CK_OK) mxDestroyArray(times);
+  check(s);
+  plhs[0] = times;
+}
+
+static void cmd_cublas(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)prhs;
+  need_args(nrhs, 0, "\"cublas\"");
+  plhs[0] = mxCreateString(ck_cublas_available() ? ck_cublas_library() : "");
+}
+
+static void cmd_sync(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)plhs, (void)prhs;
+  need_args(nrhs, 0, "\"sync\"");
+  check(ck_device_sync());
+}
+
 static void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)prhs;
   need_args(nrhs, 0, "\"memory\"");
@@ -341,6 +403,10 @@ static const struct {
     {"sum", cmd_sum},
     {"sum_time", cmd_sum_time},
     {"copy_bandwidth", cmd_copy_bandwidth},
+    {"matmul", cmd_matmul},
+    {"matmul_time", cmd_matmul_time},
+    {"cublas", cmd_cublas},
+    {"sync", cmd_sync},
     {"memory", cmd_memory},
     {"test_alloc_limit", cmd_test_alloc_limit},
 };

@@ -5,9 +5,9 @@
 #   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench sumbench" (default: all).
+# output goes beside ours); STEPS: any of "tests sanitize perf bench matmulbench sumbench" (default: all).
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench sumbench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench matmulbench sumbench"}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
@@ -32,7 +32,7 @@ if has_step sanitize; then
     echo "== compute-sanitizer $tool"
     compute-sanitizer --tool "$tool" --leak-check full --error-exitcode 9 \
       "$octave" --no-gui --no-init-file --no-history \
-      --eval "$path_cmd sanitize_minplus (); sanitize_sum ()" > "$out/$tool.log" 2>&1
+      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul ()" > "$out/$tool.log" 2>&1
     rc=$?
     grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_|error" "$out/$tool.log" | head -20
     echo "$tool exit status: $rc"
@@ -49,6 +49,12 @@ if has_step bench; then
   echo "== benchmark"
   run_octave "bench_minplus ('csv', '$out/bench_minplus.csv');" 2>&1 | grep -v "ignoring const" |
     tee "$out/bench.txt"
+fi
+
+if has_step matmulbench; then
+  echo "== matmul benchmark"
+  run_octave "gpu_bench ('matmul', 'csv', '$out/bench_matmul.csv');" 2>&1 |
+    grep -v "ignoring const" | tee "$out/bench_matmul.txt"
 fi
 
 if has_step sumbench; then

@@ -1,0 +1,148 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{C} =} gpu_matmul (@var{A}, @var{B})
+## @deftypefnx {} {@var{C} =} gpu_matmul (@var{A}, @var{B}, "kernel", @var{name})
+## Matrix product @code{@var{A} * @var{B}} on the GPU, by a chosen kernel.
+##
+## @var{A} is @var{m}-by-@var{k} and @var{B} is @var{k}-by-@var{n}, of any
+## shapes; the result is @var{m}-by-@var{n}, in the inputs' class (double or
+## single; a single and a double input give single, as in Octave).  @var{k} = 0
+## gives zeros.  NaN and Inf propagate as in any sum of products.
+##
+## The option @qcode{"kernel"} picks a rung of the ladder (see
+## @code{gpu_kernels ("matmul")}), after Kirk & Hwu's tiled multiply and
+## S. Boehm's @cite{How to Optimize a CUDA Matmul Kernel}:
+##
+## @table @asis
+## @item @qcode{"naive"}
+## one thread per element of @var{C}, uncoalesced;
+## @item @qcode{"tiled16"}, @qcode{"tiled32"}
+## shared-memory tiles of 16 or 32 (@code{TILE_WIDTH}), coalesced, with
+## boundary checks;
+## @item @qcode{"regblock"}
+## 2-D register blocking: each thread computes an 8-by-8 block (4-by-4 in
+## double);
+## @item @qcode{"vectorized"}
+## the same with 16-byte loads and a transposed tile of @var{A};
+## @item @qcode{"warptile"}
+## warp-level tiling and double-buffered tiles;
+## @item @qcode{"cublas"}
+## NVIDIA's cuBLAS (@code{cublasSgemm}/@code{cublasDgemm}, default math
+## mode), found at run time.
+## @end table
+##
+## The default is @qcode{"cublas"} where the library loads, else
+## @qcode{"warptile"}.  The register-blocked kernels pad ragged operands on the
+## device; the user never pads.  Errors: @code{cudakernels:nodevice} (no GPU,
+## or cuBLAS asked for and missing), @code{cudakernels:outofmemory},
+## @code{cudakernels:invalidinput}.
+##
+## @example
+## @group
+## A = rand (1000, 300, "single"); B = rand (300, 500, "single");
+## C = gpu_matmul (A, B, "kernel", "tiled32");
+## norm (C - A * B, "fro") / norm (A * B, "fro")
+## @result{} about 1e-7
+## @end group
+## @end example
+##
+## @seealso{gpu_bench, gpu_timeit, gpu_kernels, mtimes}
+## @end deftypefn
+
+function C = gpu_matmul (A, B, varargin)
+  if (nargin < 2)
+    print_usage ();
+  endif
+  [A, B, kernel] = ck_matrix_args ("gpu_matmul", "matmul", "", {}, A, B, varargin{:});
+  if (isempty (kernel))
+    kernel = "warptile";
+    if (! isempty (__cudakernels__ ("cublas")))
+      kernel = "cublas";
+    endif
+  endif
+  C = ck_call ("gpu_matmul", "matmul", A, B, kernel);
+endfunction
+
+## Test helpers: Octave's product in double is the reference; the bound on the
+## relative Frobenius error is 2 k eps(class), well above rounding and far
+## below any indexing mistake.
+%!function check_kernel (kernel, cls, shapes)
+%!  for s = 1:rows (shapes)
+%!    m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
+%!    A = cast (randn (m, k), cls); B = cast (randn (k, n), cls);
+%!    A0 = A + 0; B0 = B + 0;
+%!    C = gpu_matmul (A, B, "kernel", kernel);
+%!    R = double (A) * double (B);
+%!    assert (class (C), cls);
+%!    assert (size (C), [m n]);
+%!    err = norm (double (C) - R, "fro") / max (norm (R, "fro"), realmin);
+%!    assert (err <= 2 * max (k, 1) * eps (cls),
+%!            sprintf ("%s %s %dx%dx%d: relative error %g", kernel, cls, m, k, n, err));
+%!    assert (A, A0, 0); assert (B, B0, 0);
+%!  endfor
+%!endfunction
+
+%!error <Invalid call> gpu_matmul (1)
+%!error id=cudakernels:invalidinput gpu_matmul (ones (2, 3), ones (2, 3))
+%!error <supported classes are double and single> gpu_matmul (int8 (1), int8 (1))
+%!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2) + 1i)
+%!error <must be full> gpu_matmul (speye (2), ones (2))
+%!error id=cudakernels:invalidinput gpu_matmul (ones (2, 2, 2), ones (2))
+%!error <unknown kernel "fast"; the kernels are: naive, tiled16> ...
+%! gpu_matmul (ones (2), ones (2), "kernel", "fast")
+%!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2), "kernel")
+%!assert (gpu_kernels ("matmul"), {"naive", "tiled16", "tiled32", "regblock", ...
+%!        "vectorized", "warptile", "cublas"})
+
+%!testif ; ! gpu_available ()
+%! try
+%!   gpu_matmul (ones (2), ones (2));
+%!   error ("test:noerror", "no error without a GPU");
+%! catch err
+%!   assert (err.identifier, "cudakernels:nodevice");
+%! end_try_catch
+
+%!shared shapes
+%! shapes = [1 1 1; 2 3 4; 63 65 64; 65 63 129; 128 128 128; 129 17 255; 1 300 1; ...
+%!           300 1 300; 1000 1000 1000; 1000 37 3; 3 1025 1000; 257 513 129];
+
+%!testif ; gpu_available ()
+%! for k = gpu_kernels ("matmul")
+%!   check_kernel (k{1}, "single", shapes);
+%!   check_kernel (k{1}, "double", shapes);
+%! endfor
+%! assert (isequal (__cudakernels__ ("memory"), [0 0]));
+
+%!testif ; gpu_available ()
+%! ## k == 0, empty results, mixed classes, NaN and Inf, the default kernel
+%! for k = gpu_kernels ("matmul")
+%!   assert (gpu_matmul (zeros (3, 0), zeros (0, 4), "kernel", k{1}), zeros (3, 4));
+%!   assert (size (gpu_matmul (zeros (0, 3), ones (3, 4), "kernel", k{1})), [0 4]);
+%!   assert (class (gpu_matmul (ones (2), ones (2, "single"), "kernel", k{1})), "single");
+%!   A = ones (70, 40); A(5, 7) = NaN; A(9, 8) = Inf;
+%!   B = ones (40, 90);
+%!   C = gpu_matmul (A, B, "kernel", k{1});
+%!   assert (isequal (isnan (C), isnan (A * B)) && isequal (isinf (C), isinf (A * B)));
+%! endfor
+%! A = rand (100, 80); B = rand (80, 60);
+%! assert (gpu_matmul (A, B), A * B, -1e-12);
+
+%!testif ; gpu_available ()
+%! ## on a GPU: the best custom kernel within 2x of cuBLAS and faster than Octave at n = 4096
+%! t = @(k) median (__cudakernels__ ("matmul_time", "single", k, 4096, 4096, 4096, 1, 5));
+%! best = min ([t("regblock"), t("vectorized"), t("warptile")]);
+%! t_cublas = t("cublas");
+%! A = rand (4096, "single");
+%! t_octave = gpu_timeit (@() A * A);
+%! assert (best <= 2 * t_cublas, sprintf ("best %.2f ms, cuBLAS %.2f ms", best, t_cublas));
+%! assert (best < 1e3 * t_octave, sprintf ("best %.2f ms, Octave %.2f ms", best, 1e3 * t_octave));
+
+%!demo
+%! ## The ladder at n = 2048, single: device time per kernel (events, median of 5).
+%! n = 2048;
+%! for k = gpu_kernels ("matmul")
+%!   t = median (__cudakernels__ ("matmul_time", "single", k{1}, n, n, n, 1, 5));
+%!   printf ("%-11s %8.3f ms  %7.2f TFLOP/s\n", k{1}, t, 2 * n^3 / t / 1e9);
+%! endfor

@@ -1,0 +1,83 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {[@var{A}, @var{B}, @var{kernel}] =} ck_matrix_args (@var{caller}, @var{op}, @var{default}, @var{aliases}, @var{A}, @dots{})
+## Parse and check the arguments of a matrix product @code{@var{caller} (@var{A},
+## [@var{B}], "kernel", @var{name})}: real, full, 2-D single or double
+## operands with agreeing inner dimensions (@var{B} = @var{A}, square, when
+## absent); single wins over double; the kernel one of @code{gpu_kernels
+## (@var{op})} or of @var{aliases}, case-insensitive.  Errors carry the
+## identifier @code{cudakernels:invalidinput}.
+## @end deftypefn
+
+function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varargin)
+  opts = varargin;
+  B = [];
+  have_b = ! isempty (opts) && ! ischar (opts{1});
+  if (have_b)
+    B = opts{1};
+    opts(1) = [];
+  endif
+  kernel = parse_kernel (caller, op, default, aliases, opts);
+  check_operand (caller, A, "A");
+  if (! have_b)
+    if (rows (A) != columns (A))
+      error ("cudakernels:invalidinput", "%s: A must be square for %s (A); it is %dx%d",
+             caller, caller, rows (A), columns (A));
+    endif
+    B = A;
+  else
+    check_operand (caller, B, "B");
+    if (columns (A) != rows (B))
+      error ("cudakernels:invalidinput",
+             "%s: inner dimensions must agree: A is %dx%d, B is %dx%d",
+             caller, rows (A), columns (A), rows (B), columns (B));
+    endif
+  endif
+  if (isa (A, "single") != isa (B, "single"))   # single wins, as in A + B
+    A = single (A);
+    B = single (B);
+  endif
+endfunction
+
+function kernel = parse_kernel (caller, op, default, aliases, opts)
+  kernel = default;
+  if (mod (numel (opts), 2) != 0)
+    error ("cudakernels:invalidinput", "%s: options must come in NAME, VALUE pairs", caller);
+  endif
+  for i = 1:2:numel (opts)
+    if (! ischar (opts{i}) || ! strcmpi (opts{i}, "kernel"))
+      error ("cudakernels:invalidinput", "%s: unknown option; the options are: \"kernel\"",
+             caller);
+    endif
+    value = opts{i+1};
+    if (! ischar (value) || ! isrow (value))
+      error ("cudakernels:invalidinput", "%s: the kernel must be named by a string", caller);
+    endif
+    kernel = lower (value);
+    names = gpu_kernels (op);
+    if (! any (strcmp (kernel, [names, aliases])))
+      error ("cudakernels:invalidinput", "%s: unknown kernel \"%s\"; the kernels are: %s",
+             caller, value, strjoin (names, ", "));
+    endif
+  endfor
+endfunction
+
+function check_operand (caller, X, name)
+  if (isinteger (X) || islogical (X))
+    error ("cudakernels:invalidinput",
+           "%s: %s is %s; the supported classes are double and single", caller, name, class (X));
+  elseif (! isfloat (X))
+    error ("cudakernels:invalidinput",
+           "%s: %s must be a double or single matrix, not %s", caller, name, class (X));
+  elseif (! isreal (X))
+    error ("cudakernels:invalidinput", "%s: %s must be real, not complex", caller, name);
+  elseif (issparse (X))
+    error ("cudakernels:invalidinput",
+           "%s: %s must be full, not sparse (use full (%s))", caller, name, name);
+  elseif (ndims (X) != 2)
+    error ("cudakernels:invalidinput",
+           "%s: %s must be a 2-D matrix; it has %d dimensions", caller, name, ndims (X));
+  endif
+endfunction

@@ -1,0 +1,106 @@
+/* cuBLAS, found at run time. Linking it would make the package unloadable wherever the library is
+ * missing, and would tie the build to one CUDA major version. Only the few entry points used here
+ * are declared; their C ABI has been stable since the _v2 API (CUDA 4). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck_internal.h"
+
+typedef void *cublas_handle;
+typedef int cublas_status; /* CUBLAS_STATUS_SUCCESS == 0 */
+enum { CUBLAS_OP_N = 0 };
+
+typedef cublas_status create_fn(cublas_handle *);
+typedef cublas_status destroy_fn(cublas_handle);
+typedef cublas_status sgemm_fn(cublas_handle, int, int, int, int, int, const float *, const float *,
+                               int, const float *, int, const float *, float *, int);
+typedef cublas_status dgemm_fn(cublas_handle, int, int, int, int, int, const double *,
+                               const double *, int, const double *, int, const double *, double *,
+                               int);
+
+static struct {
+  int tried;
+  void *lib;
+  char path[512];
+  cublas_handle handle;
+  sgemm_fn *sgemm;
+  dgemm_fn *dgemm;
+  destroy_fn *destroy;
+} cublas;
+
+/* The handle holds about 64 MB of device workspace; give it back when the process ends. atexit
+ * handlers run in reverse order, and this one is registered after the CUDA runtime's own, so the
+ * runtime is still up when it runs. */
+static void release_cublas(void) {
+  if (cublas.handle && cublas.destroy) cublas.destroy(cublas.handle);
+  cublas.handle = NULL;
+}
+
+static void *open_first(const char *const *names) {
+  for (int i = 0; names[i]; i++) {
+    void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+      snprintf(cublas.path, sizeof cublas.path, "%s", names[i]);
+      return h;
+    }
+  }
+  return NULL;
+}
+
+/* Load the library and create the handle once; later calls report the first outcome. */
+static ck_status load_cublas(void) {
+  if (cublas.handle) return CK_OK;
+  if (cublas.tried) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
+  cublas.tried = 1;
+  CK_TRY(ck_device_init());
+  const char *env = getenv("CUDAKERNELS_CUBLAS");
+  const char *const user[] = {env, NULL};
+  const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
+                               "/usr/local/cuda/lib64/libcublas.so.13",
+                               "/usr/local/cuda/lib64/libcublas.so.12", "libcublas.so", NULL};
+  cublas.lib = env && *env ? open_first(user) : open_first(names);
+  if (!cublas.lib) {
+    snprintf(cublas.path, sizeof cublas.path,
+             "libcublas.so.13/.12 not found (set CUDAKERNELS_CUBLAS to its path)");
+    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
+  }
+  create_fn *create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
+  cublas.sgemm = (sgemm_fn *)dlsym(cublas.lib, "cublasSgemm_v2");
+  cublas.dgemm = (dgemm_fn *)dlsym(cublas.lib, "cublasDgemm_v2");
+  cublas.destroy = (destroy_fn *)dlsym(cublas.lib, "cublasDestroy_v2");
+  cublas_status st = -1;
+  if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy ||
+      (st = create(&cublas.handle)) != 0) {
+    cublas.handle = NULL;
+    snprintf(cublas.path + strlen(cublas.path), sizeof cublas.path - strlen(cublas.path),
+             ": cublasCreate failed (status %d)", st);
+    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
+  }
+  atexit(release_cublas);
+  return CK_OK;
+}
+
+int ck_cublas_available(void) { return load_cublas() == CK_OK; }
+
+const char *ck_cublas_library(void) { return cublas.handle ? cublas.path : ""; }
+
+/* Column-major C = A * B: exactly cuBLAS's own convention, default math mode (FP32 stays FP32). */
+ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n) {
+  CK_TRY(load_cublas());
+  cublas_status st;
+  int lda = m > 0 ? m : 1, ldb = k > 0 ? k : 1, ldc = m > 0 ? m : 1;
+  if (t == CK_SINGLE) {
+    const float one = 1, zero = 0;
+    st = cublas.sgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
+                      C, ldc);
+  } else {
+    const double one = 1, zero = 0;
+    st = cublas.dgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
+                      C, ldc);
+  }
+  if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS gemm failed with status %d", st);
+  return CK_OK;
+}

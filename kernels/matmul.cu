@@ -1,0 +1,382 @@
+/* Matrix-multiply kernels: the ladder of Kirk & Hwu's tiled multiply and of S. Boehm's "How to
+ * Optimize a CUDA Matmul Kernel" as numbered versions, each selectable by name; cuBLAS sits beside
+ * them (cublas_dl.c). doc/NOTES.md records what each measured.
+ *
+ * Octave stores matrices column-major. A column-major C = A*B has the same bytes as the row-major
+ * product C' = B' * A', so every kernel here is written for row-major operands (the usual way to
+ * read them) and called with the roles of A and B swapped: row-major M x N output with M = n,
+ * N = m, K = k, "A" = Octave's B and "B" = Octave's A. Within the kernels, A is M x K (lda = K),
+ * B is K x N (ldb = N), C is M x N (ldc = N), all row-major. */
+#include <stdint.h>
+
+#include "ck_internal.h"
+
+/* ---- v0 naive: one thread per output; consecutive threads take consecutive rows, so a warp
+ * reads 32 different rows of A (stride K) and writes C with stride N. ---- */
+template <class T>
+__global__ void mm_naive(int M, int N, int K, const T *__restrict__ A, const T *__restrict__ B,
+                         T *__restrict__ C) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= M || j >= N) return;
+  T acc = 0;
+  for (int p = 0; p < K; p++) acc += A[(size_t)i * K + p] * B[(size_t)p * N + j];
+  C[(size_t)i * N + j] = acc;
+}
+
+/* ---- v1/v2 tiled (Kirk & Hwu): a TW x TW block stages a tile of A and one of B in shared
+ * memory per phase; consecutive threads take consecutive columns, so loads and stores coalesce
+ * ("corner turning" for A: it is read along rows, so the tile load is coalesced too). Any shape:
+ * the loads outside the matrices read zeros. ---- */
+template <class T, int TW>
+__global__ void mm_tiled(int M, int N, int K, const T *__restrict__ A, const T *__restrict__ B,
+                         T *__restrict__ C) {
+  __shared__ T As[TW][TW], Bs[TW][TW];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int i = blockIdx.y * TW + ty, j = blockIdx.x * TW + tx;
+  T acc = 0;
+  for (int ph = 0; ph < K; ph += TW) {
+    As[ty][tx] = (i < M && ph + tx < K) ? A[(size_t)i * K + ph + tx] : (T)0;
+    Bs[ty][tx] = (ph + ty < K && j < N) ? B[(size_t)(ph + ty) * N + j] : (T)0;
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < TW; p++) acc += As[ty][p] * Bs[p][tx];
+    __syncthreads();
+  }
+  if (i < M && j < N) C[(size_t)i * N + j] = acc;
+}
+
+/* The register-blocked versions work on operands padded to whole tiles (a pre-pass copies them
+ * when the shape is ragged; zeros add nothing), so their inner loops carry no bounds checks.
+ * Only the final store is checked against the real M x N. */
+#define PAD_MN 128
+#define PAD_K 16
+
+/* ---- v3 regblock (2-D register blocking): each thread computes a TM x TN block of C from
+ * registers; per step of p it loads TM values of A and TN of B from shared memory for TM*TN
+ * multiply-adds. ---- */
+template <class T, int BM, int BN, int BK, int TM, int TN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+    mm_regblock(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
+                const T *__restrict__ B, T *__restrict__ C) {
+  const int NT = (BM / TM) * (BN / TN);
+  __shared__ T As[BM * BK], Bs[BK * BN];
+  const int tid = threadIdx.x;
+  const int trow = tid / (BN / TN), tcol = tid % (BN / TN);
+  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  A += (size_t)brow * K;
+  B += bcol;
+  T acc[TM][TN] = {};
+  T rm[TM], rn[TN];
+  for (int bk = 0; bk < K; bk += BK) {
+    for (int idx = tid; idx < BM * BK; idx += NT) As[idx] = A[(size_t)(idx / BK) * K + idx % BK];
+    for (int idx = tid; idx < BK * BN; idx += NT) Bs[idx] = B[(size_t)(idx / BN) * N + idx % BN];
+    __syncthreads();
+    A += BK;
+    B += (size_t)BK * N;
+#pragma unroll
+    for (int p = 0; p < BK; p++) {
+#pragma unroll
+      for (int a = 0; a < TM; a++) rm[a] = As[(trow * TM + a) * BK + p];
+#pragma unroll
+      for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + tcol * TN + b];
+#pragma unroll
+      for (int a = 0; a < TM; a++)
+#pragma unroll
+        for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int a = 0; a < TM; a++)
+#pragma unroll
+    for (int b = 0; b < TN; b++) {
+      int i = brow + trow * TM + a, j = bcol + tcol * TN + b;
+      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
+    }
+}
+
+/* 16 bytes of T: the widest load a thread can issue. */
+template <class T> union vec16 {
+  uint4 raw;
+  T e[16 / sizeof(T)];
+};
+
+template <class T> __device__ __forceinline__ vec16<T> load16(const T *p) {
+  vec16<T> v;
+  v.raw = *(const uint4 *)p;
+  return v;
+}
+
+/* Stage a BM x BK tile of A transposed (As[p][row]), so the inner loop reads A's column slice
+ * contiguously, and a BK x BN tile of B as is, both with 16-byte global loads. */
+template <class T, int BM, int BN, int BK, int NT>
+__device__ __forceinline__ void stage_tiles(const T *A, const T *B, int K, int N, T *As, T *Bs) {
+  const int E = 16 / sizeof(T);
+  for (int idx = threadIdx.x; idx < BM * BK / E; idx += NT) {
+    int r = idx / (BK / E), c = (idx % (BK / E)) * E;
+    vec16<T> v = load16(A + (size_t)r * K + c);
+#pragma unroll
+    for (int e = 0; e < E; e++) As[(c + e) * BM + r] = v.e[e];
+  }
+  for (int idx = threadIdx.x; idx < BK * BN / E; idx += NT) {
+    int r = idx / (BN / E), c = (idx % (BN / E)) * E;
+    *(uint4 *)&Bs[r * BN + c] = load16(B + (size_t)r * N + c).raw;
+  }
+}
+
+/* ---- v4 vectorized: v3 with 16-byte global and shared loads and the A tile transposed. ---- */
+template <class T, int BM, int BN, int BK, int TM, int TN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+    mm_vectorized(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
+                  const T *__restrict__ B, T *__restrict__ C) {
+  const int NT = (BM / TM) * (BN / TN);
+  __shared__ __align__(16) T As[BK * BM];
+  __shared__ __align__(16) T Bs[BK * BN];
+  const int tid = threadIdx.x;
+  const int trow = tid / (BN / TN), tcol = tid % (BN / TN);
+  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  A += (size_t)brow * K;
+  B += bcol;
+  T acc[TM][TN] = {};
+  T rm[TM], rn[TN];
+  for (int bk = 0; bk < K; bk += BK) {
+    stage_tiles<T, BM, BN, BK, NT>(A, B, K, N, As, Bs);
+    __syncthreads();
+    A += BK;
+    B += (size_t)BK * N;
+#pragma unroll
+    for (int p = 0; p < BK; p++) {
+#pragma unroll
+      for (int a = 0; a < TM; a++) rm[a] = As[p * BM + trow * TM + a];
+#pragma unroll
+      for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + tcol * TN + b];
+#pragma unroll
+      for (int a = 0; a < TM; a++)
+#pragma unroll
+        for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int a = 0; a < TM; a++)
+#pragma unroll
+    for (int b = 0; b < TN; b++) {
+      int i = brow + trow * TM + a, j = bcol + tcol * TN + b;
+      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
+    }
+}
+
+/* ---- v5 warptile: a block tile split into warp tiles, each warp's tile into WMITER x WNITER
+ * sub-tiles and each thread owning TM x TN of every sub-tile, so a warp's shared-memory reads
+ * stay within a few rows (fewer bank conflicts, better register reuse); double-buffered: the
+ * next tiles are loaded from global memory into registers while the current ones are used, then
+ * stored into the other shared buffer, with one barrier per step. ---- */
+template <class T, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int NT>
+__global__ void __launch_bounds__(NT)
+    mm_warptile(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
+                const T *__restrict__ B, T *__restrict__ C) {
+  const int E = 16 / sizeof(T);
+  const int WMITER = (WM * WN) / (32 * TM * TN * WNITER);
+  const int WSUBM = WM / WMITER, WSUBN = WN / WNITER;
+  const int LA = BM * BK / E / NT, LB = BK * BN / E / NT; /* 16-byte loads per thread and tile */
+  static_assert((WSUBN / TN) * (WSUBM / TM) == 32, "a sub-tile must take exactly one warp");
+  static_assert(LA * E * NT == BM * BK && LB * E * NT == BK * BN, "tiles split evenly");
+  __shared__ __align__(16) T As[2][BK * BM];
+  __shared__ __align__(16) T Bs[2][BK * BN];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wrow = warp / (BN / WN), wcol = warp % (BN / WN);
+  const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
+  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  A += (size_t)brow * K;
+  B += bcol;
+  vec16<T> ra[LA], rb[LB];
+  auto fetch = [&](const T *a, const T *b) {
+#pragma unroll
+    for (int l = 0; l < LA; l++) {
+      int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
+      ra[l] = load16(a + (size_t)r * K + c);
+    }
+#pragma unroll
+    for (int l = 0; l < LB; l++) {
+      int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
+      rb[l] = load16(b + (size_t)r * N + c);
+    }
+  };
+  auto store = [&](int buf) {
+#pragma unroll
+    for (int l = 0; l < LA; l++) {
+      int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
+#pragma unroll
+      for (int e = 0; e < E; e++) As[buf][(c + e) * BM + r] = ra[l].e[e];
+    }
+#pragma unroll
+    for (int l = 0; l < LB; l++) {
+      int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
+      *(uint4 *)&Bs[buf][r * BN + c] = rb[l].raw;
+    }
+  };
+  T acc[WMITER * TM][WNITER * TN] = {};
+  T rm[WMITER * TM], rn[WNITER * TN];
+  fetch(A, B);
+  store(0);
+  __syncthreads();
+  int buf = 0;
+  for (int bk = 0; bk < K; bk += BK) {
+    const bool more = bk + BK < K;
+    if (more) fetch(A + BK, B + (size_t)BK * N); /* in flight while this tile is used */
+#pragma unroll
+    for (int p = 0; p < BK; p++) {
+#pragma unroll
+      for (int wm = 0; wm < WMITER; wm++)
+#pragma unroll
+        for (int a = 0; a < TM; a++)
+          rm[wm * TM + a] = As[buf][p * BM + wrow * WM + wm * WSUBM + trow * TM + a];
+#pragma unroll
+      for (int wn = 0; wn < WNITER; wn++)
+#pragma unroll
+        for (int b = 0; b < TN; b++)
+          rn[wn * TN + b] = Bs[buf][p * BN + wcol * WN + wn * WSUBN + tcol * TN + b];
+#pragma unroll
+      for (int a = 0; a < WMITER * TM; a++)
+#pragma unroll
+        for (int b = 0; b < WNITER * TN; b++) acc[a][b] += rm[a] * rn[b];
+    }
+    if (more) store(1 - buf); /* the other buffer: nobody reads it during this step */
+    __syncthreads();
+    buf = 1 - buf;
+    A += BK;
+    B += (size_t)BK * N;
+  }
+#pragma unroll
+  for (int wm = 0; wm < WMITER; wm++)
+#pragma unroll
+    for (int a = 0; a < TM; a++)
+#pragma unroll
+      for (int wn = 0; wn < WNITER; wn++)
+#pragma unroll
+        for (int b = 0; b < TN; b++) {
+          int i = brow + wrow * WM + wm * WSUBM + trow * TM + a;
+          int j = bcol + wcol * WN + wn * WSUBN + tcol * TN + b;
+          if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[wm * TM + a][wn * TN + b];
+        }
+}
+
+/* ---- launch configurations ---- */
+template <class T> struct cfg;
+template <> struct cfg<float> { /* Boehm's tuned shapes for FP32 */
+  enum { RB_BM = 128, RB_BN = 128, RB_BK = 8, RB_TM = 8, RB_TN = 8 };
+  enum { WT_BM = 128, WT_BN = 128, WT_BK = 16, WT_WM = 64, WT_WN = 64, WT_WNITER = 4 };
+  enum { WT_TM = 8, WT_TN = 4, WT_NT = 128 };
+};
+template <> struct cfg<double> { /* half the outputs per thread: 64 doubles of accumulators */
+  enum { RB_BM = 64, RB_BN = 64, RB_BK = 8, RB_TM = 4, RB_TN = 4 };
+  enum { WT_BM = 64, WT_BN = 64, WT_BK = 16, WT_WM = 32, WT_WN = 32, WT_WNITER = 1 };
+  enum { WT_TM = 4, WT_TN = 4, WT_NT = 128 };
+};
+
+/* dst (rows_p x cols_p, row-major) = src (rows x cols) with zeros around it. */
+template <class T>
+__global__ void pad_copy(const T *__restrict__ src, T *__restrict__ dst, int rows, int cols,
+                         int rows_p, int cols_p) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (size_t)rows_p * cols_p) return;
+  int r = (int)(idx / cols_p), c = (int)(idx % cols_p);
+  dst[idx] = (r < rows && c < cols) ? src[(size_t)r * cols + c] : (T)0;
+}
+
+static int round_up(int x, int to) { return (x + to - 1) / to * to; }
+
+/* src itself when it already has the padded shape, else a padded copy in *scratch. */
+template <class T>
+static ck_status padded(const T *src, int rows, int cols, int rows_p, int cols_p, T **scratch,
+                        const T **out) {
+  if (rows == rows_p && cols == cols_p) {
+    *out = src;
+    return CK_OK;
+  }
+  size_t count = (size_t)rows_p * cols_p;
+  CK_TRY(ck_dev_alloc((void **)scratch, count * sizeof(T)));
+  pad_copy<T><<<(unsigned)((count + 255) / 256), 256>>>(src, *scratch, rows, cols, rows_p, cols_p);
+  *out = *scratch;
+  return CK_OK;
+}
+
+template <class T>
+static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const T *B, T *C) {
+  typedef cfg<T> c;
+  int Mp = round_up(M, PAD_MN), Np = round_up(N, PAD_MN), Kp = round_up(K, PAD_K);
+  T *Ascr = NULL, *Bscr = NULL;
+  const T *Ap = NULL, *Bp = NULL;
+  ck_status s = padded<T>(A, M, K, Mp, Kp, &Ascr, &Ap);
+  if (s == CK_OK) s = padded<T>(B, K, N, Kp, Np, &Bscr, &Bp);
+  if (s == CK_OK) {
+    if (kernel == CK_MATMUL_REGBLOCK) {
+      dim3 grid(Np / c::RB_BN, Mp / c::RB_BM);
+      mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN>
+          <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
+    } else if (kernel == CK_MATMUL_VECTORIZED) {
+      dim3 grid(Np / c::RB_BN, Mp / c::RB_BM);
+      mm_vectorized<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN>
+          <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
+    } else {
+      dim3 grid(Np / c::WT_BN, Mp / c::WT_BM);
+      mm_warptile<T, c::WT_BM, c::WT_BN, c::WT_BK, c::WT_WM, c::WT_WN, c::WT_WNITER, c::WT_TM,
+                  c::WT_TN, c::WT_NT><<<grid, c::WT_NT>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
+    }
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) s = ck_cuda_status(e, "launching a matmul kernel");
+  }
+  ck_dev_free(Ascr); /* cudaFree waits for the kernel */
+  ck_dev_free(Bscr);
+  return s;
+}
+
+template <class T> __global__ void fill_zero_mm(T *p, size_t count) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) p[i] = (T)0;
+}
+
+/* Column-major m x k times k x n, as Octave stores them: the row-major kernels with A and B
+ * swapped (see the top of this file). */
+template <class T>
+static ck_status run_matmul(int kernel, const T *A, const T *B, T *C, int m, int k, int n) {
+  if (m == 0 || n == 0) return CK_OK;
+  if (k == 0) {
+    size_t count = (size_t)m * n;
+    fill_zero_mm<T><<<(unsigned)((count + 255) / 256), 256>>>(C, count);
+    CK_CUDA(cudaGetLastError(), "clearing the product");
+    return CK_OK;
+  }
+  const int M = n, N = m, K = k;
+  const T *rA = B, *rB = A;
+  switch (kernel) {
+  case CK_MATMUL_NAIVE: {
+    dim3 block(32, 8), grid((M + 31) / 32, (N + 7) / 8);
+    mm_naive<T><<<grid, block>>>(M, N, K, rA, rB, C);
+    break;
+  }
+  case CK_MATMUL_TILED16:
+    mm_tiled<T, 16><<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(M, N, K, rA, rB, C);
+    break;
+  case CK_MATMUL_TILED32:
+    mm_tiled<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(M, N, K, rA, rB, C);
+    break;
+  case CK_MATMUL_REGBLOCK:
+  case CK_MATMUL_VECTORIZED:
+  case CK_MATMUL_WARPTILE:
+    return run_blocked<T>(kernel, M, N, K, rA, rB, C);
+  default:
+    return ck_fail(CK_ERR_INVALID, "kernel %d is not a custom matmul kernel", kernel);
+  }
+  CK_CUDA(cudaGetLastError(), "launching a matmul kernel");
+  return CK_OK;
+}
+
+extern "C" ck_status ck_matmul_custom_device(ck_dtype t, int kernel, const void *A, const void *B,
+                                             void *C, int m, int k, int n) {
+  if (t == CK_SINGLE)
+    return run_matmul<float>(kernel, (const float *)A, (const float *)B, (float *)C, m, k, n);
+  if (t == CK_DOUBLE)
+    return run_matmul<double>(kernel, (const double *)A, (const double *)B, (double *)C, m, k, n);
+  return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(t));
+}

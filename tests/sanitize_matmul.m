@@ -1,0 +1,32 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {} sanitize_matmul ()
+## Exercise every matmul kernel on small, ragged shapes (padding pre-pass
+## included), both classes, k = 0 and the timing command, for running under
+## @command{compute-sanitizer}.  Prints @samp{sanitize_matmul: OK} at the end;
+## errors out on a wrong result.
+## @end deftypefn
+
+function sanitize_matmul ()
+  shapes = [1 1 1; 5 3 2; 65 17 130; 129 33 64; 128 16 128];
+  for cls = {"single", "double"}
+    for k = gpu_kernels ("matmul")
+      for s = 1:rows (shapes)
+        A = cast (randn (shapes(s, 1), shapes(s, 2)), cls{1});
+        B = cast (randn (shapes(s, 2), shapes(s, 3)), cls{1});
+        C = gpu_matmul (A, B, "kernel", k{1});
+        R = double (A) * double (B);
+        if (norm (double (C) - R, "fro") > 1e-4 * max (norm (R, "fro"), 1))
+          error ("sanitize_matmul: %s %s %dx%dx%d differs from A*B", k{1}, cls{1}, shapes(s, :));
+        endif
+      endfor
+      assert (gpu_matmul (zeros (2, 0, cls{1}), zeros (0, 3, cls{1}), "kernel", k{1}),
+              zeros (2, 3, cls{1}));
+      __cudakernels__ ("matmul_time", cls{1}, k{1}, 65, 33, 70, 1, 2);
+    endfor
+  endfor
+  assert (__cudakernels__ ("memory"), [0 0]);
+  printf ("sanitize_matmul: OK\n");
+endfunction
