@@ -255,15 +255,18 @@ function plot_rows (rows, png)
   op = rows(1).op;
   classes = unique ({rows.class});
   warning ("off", "Octave:gnuplot-graphics", "local");
-  h = figure ("visible", "off");
+  h = figure ("visible", "off", "position", [0 0 1200 450]);
   unwind_protect
     for c = 1:numel (classes)
       subplot (1, numel (classes), c);
       sel = rows(strcmp ({rows.class}, classes{c}));
       kernels = unique ({sel.kernel}, "stable");
+      colors = jet (numel (kernels)) * 0.85;   # one distinct colour per kernel
+      marks = "os^dv<>ph*x+";
       for k = 1:numel (kernels)
         s = sel(strcmp ({sel.kernel}, kernels{k}));
-        semilogx ([s.n], [s.rate], "-o", "displayname", kernels{k});
+        semilogx ([s.n], [s.rate], ["-" marks(mod (k - 1, numel (marks)) + 1)],
+                  "color", colors(k, :), "linewidth", 1.5, "displayname", kernels{k});
         hold on;
       endfor
       semilogx ([sel.n], [sel.ref_rate], "k--", "displayname", "reference");
@@ -272,7 +275,7 @@ function plot_rows (rows, png)
       xlabel ("n");
       ylabel (rate_unit (op));
       title (sprintf ("%s, %s", op, classes{c}));
-      legend ("location", "northwest");
+      legend ("location", "eastoutside");
     endfor
     print (h, png, "-dpng", "-r100");
   unwind_protect_cleanup
@@ -293,8 +296,10 @@ endfunction
 %!   r = gpu_bench ("sum", "sizes", [1e5 + 3], "budget", 0.05, "csv", f);
 %!   assert (all ([r(! strcmp ({r.kernel}, "builtin")).ok]));
 %!   assert (numel (r), 2 * numel (gpu_kernels ("sum")));   # 2 classes x (GPU kernels, builtin)
-%!   r = gpu_bench ("minplus", "sizes", 256, "classes", "single", "budget", 0.05);
-%!   assert (all ([r.ok]));
+%!   rm = gpu_bench ("minplus", "sizes", 256, "classes", "single", "budget", 0.05);
+%!   assert (all ([rm.ok]));
+%!   rmm = gpu_bench ("matmul", "sizes", 300, "classes", "double", "budget", 0.05);
+%!   assert (all ([rmm.ok]));
 %!   lines = strsplit (strtrim (fileread (f)), "\n");
 %!   assert (numel (lines), numel (r) + 1);
 %! unwind_protect_cleanup
