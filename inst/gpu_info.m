@@ -20,7 +20,10 @@
 ## @item total_memory, free_memory
 ## the device memory in bytes, and how much of it is free now
 ## @item package_memory
-## the bytes of device memory this package holds now (0 between calls)
+## the bytes of device memory this package holds now: its gpu_arrays (0 when
+## there are none; nothing is kept between other calls)
+## @item gpu_arrays
+## the number of live gpu_arrays
 ## @item driver_version, runtime_version
 ## the CUDA driver's and the package's CUDA runtime's versions, e.g. @qcode{"13.0"}
 ## @end table
@@ -44,8 +47,8 @@ function info = gpu_info ()
   printf ("%s (device %d, compute capability %s)\n", s.name, s.device, s.compute_capability);
   printf ("  %d multiprocessors at up to %d MHz, %.0f MiB L2\n", s.multiprocessors, ...
           s.clock_mhz, s.l2_bytes / 2^20);
-  printf ("  memory: %.1f GiB total, %.1f GiB free, %.1f MiB held by cudakernels\n", ...
-          s.total_memory / gib, s.free_memory / gib, s.package_memory / 2^20);
+  printf ("  memory: %.1f GiB total, %.1f GiB free, %.1f MiB held by cudakernels (%d gpu_arrays)\n", ...
+          s.total_memory / gib, s.free_memory / gib, s.package_memory / 2^20, s.gpu_arrays);
   printf ("  CUDA driver %s, runtime %s\n", s.driver_version, s.runtime_version);
 endfunction
 
@@ -55,7 +58,12 @@ endfunction
 %! assert (regexp (s.compute_capability, '^\d+\.\d+$'));
 %! assert (s.multiprocessors > 0 && s.total_memory > 0);
 %! assert (s.free_memory > 0 && s.free_memory <= s.total_memory);
-%! assert (s.package_memory, 0);
+%! G = gpu_array (ones (1000, "single"));
+%! s = gpu_info ();
+%! assert (s.package_memory, 4e6);
+%! assert (s.gpu_arrays, 1);
+%! clear G
+%! assert (gpu_info ().package_memory, 0);
 %! assert (regexp (s.driver_version, '^\d+\.\d+$'));
 %! assert (regexp (s.runtime_version, '^\d+\.\d+$'));
 

@@ -62,7 +62,7 @@ function C = gpu_matmul (A, B, varargin)
       kernel = "cublas";
     endif
   endif
-  C = ck_call ("gpu_matmul", "matmul", A, B, kernel);
+  C = ck_product ("gpu_matmul", "matmul", A, B, kernel);
 endfunction
 
 ## Test helpers: Octave's product in double is the reference; the bound on the

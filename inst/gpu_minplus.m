@@ -75,7 +75,7 @@ function C = gpu_minplus (A, varargin)
   endif
   [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "regblock", {"v0", "v1", "v2"},
                                    A, varargin{:});
-  C = ck_call ("gpu_minplus", "minplus", A, B, kernel);
+  C = ck_product ("gpu_minplus", "minplus", A, B, kernel);
 endfunction
 
 ## Test helpers.  The reference is Octave's own formulation of the product; the

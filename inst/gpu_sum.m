@@ -80,6 +80,10 @@ function y = gpu_sum (x, varargin)
     print_usage ();
   endif
   [dim, type, kernel] = parse_arguments (x, varargin{:});
+  if (isa (x, "gpu_array"))
+    y = sum_on_device (x, dim, type, kernel);
+    return;
+  endif
   check_input (x);
   if (isempty (x) || (! isreal (x)))
     y = sum_special (x, dim, type, kernel);
@@ -115,6 +119,51 @@ function y = gpu_sum (x, varargin)
   y = ck_call ("gpu_sum", "sum", x, before, len, after, mode, kernel);
   sz(dim) = 1;
   y = reshape (y, sz);
+endfunction
+
+## The same sum on a gpu_array, leaving the result on the device.
+function y = sum_on_device (x, dim, type, kernel)
+  cls = classUnderlying (x);
+  sz = size (x);
+  if (isempty (x))   # no data to move: Octave's sum of an empty array, uploaded
+    args = {};
+    if (! isempty (dim))
+      args{end+1} = dim;
+    endif
+    if (! strcmp (type, "default"))
+      args{end+1} = type;
+    endif
+    y = gpu_array (sum (zeros (sz, cls), args{:}));
+    return;
+  endif
+  if (strcmp (kernel, "cpu"))
+    error ("cudakernels:invalidinput",
+           "gpu_sum: the cpu kernel works on host arrays; gather the gpu_array first");
+  endif
+  if (isempty (dim))
+    dim = find (sz != 1, 1);
+    if (isempty (dim))
+      dim = 1;
+    endif
+  endif
+  mode = type;
+  if (strcmp (type, "extra"))
+    mode = ifelse_str (strcmp (cls, "single"), "double", "default");
+  elseif (strcmp (type, "native") && any (strcmp (cls, {"single", "double"})))
+    mode = "default";
+  endif
+  if (strcmp (mode, "double") || (strcmp (mode, "default") && ! strcmp (cls, "single")))
+    out = "double";
+  else
+    out = cls;
+  endif
+  sz(end+1:dim) = 1;
+  before = prod (sz(1:dim-1));
+  len = sz(dim);
+  after = prod (sz(dim+1:end));
+  id = ck_call ("gpu_sum", "sum_dev", device_id (x), before, len, after, mode, kernel);
+  sz(dim) = 1;
+  y = gpu_array ("__cudakernels_wrap__", id, out, sz);
 endfunction
 
 function s = ifelse_str (cond, a, b)

@@ -16,7 +16,8 @@ typedef enum {
   CK_ERR_NODEVICE,    /* no GPU, no driver, or the driver is too old for this build */
   CK_ERR_OUTOFMEMORY, /* a device (or pinned host) allocation failed */
   CK_ERR_INVALID,     /* bad arguments: unknown kernel name, unsupported class, sizes */
-  CK_ERR_CUDA         /* any other CUDA failure (launch, copy, sticky error) */
+  CK_ERR_CUDA,        /* any other CUDA failure (launch, copy, sticky error) */
+  CK_ERR_STALE        /* a device array that no longer exists (freed, or the device was reset) */
 } ck_status;
 
 /* Element classes, named as Octave names them. */
@@ -105,6 +106,27 @@ void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m,
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                           int reps, double *times_ms);
 
+/* ---- transfers and device-resident arrays (array.c, convert.cu) ----
+ * Host<->device copies go through two pinned staging buffers that live as long as the process:
+ * the CPU fills one while the DMA engine drains the other, so a copy runs at pinned speed without
+ * pinning the caller's memory. */
+ck_status ck_upload(void *dst_dev, const void *src_host, size_t bytes);
+ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes);
+
+/* A registry of device arrays named by ids that are never reused, so an id that outlived its
+ * array (freed, or dropped by ck_reset) is reported as CK_ERR_STALE, never mistaken for another. */
+typedef uint64_t ck_array_id;
+ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr);
+ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr);
+void ck_array_free(ck_array_id id); /* unknown ids are ignored: freeing twice is harmless */
+size_t ck_array_count(void);
+/* A new array holding src converted to class `to` (single <-> double). */
+ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out);
+
+/* Free every device array and the staging buffers, release cuBLAS and reset the device. Every
+ * existing array id becomes stale. */
+ck_status ck_reset(void);
+
 /* ---- sum (sum.cu, sum_host.c, sum_cpu.c) ----
  * The array is seen as before-by-len-by-after (column-major) and summed over the middle index:
  * y(b, a) = sum_l x(b, l, a), y has before*after elements. Octave's sum along any dimension of an
@@ -185,6 +207,7 @@ ck_status ck_matmul_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, i
  * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */
 int ck_cublas_available(void);
 const char *ck_cublas_library(void); /* the file loaded, or "" */
+void ck_cublas_release(void);         /* destroy the handle; the next use creates a new one */
 
 /* ---- ceilings (ceiling.cu) ----
  * Rate, in pair updates per second, of a register-only min-plus inner loop with no memory

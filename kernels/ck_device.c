@@ -9,6 +9,9 @@
 static _Thread_local char last_error[512] = "no error";
 static int device_ready = 0;
 
+/* Forget the device so that the next ck_device_init selects it afresh (after cudaDeviceReset). */
+void ck_device_forget(void) { device_ready = 0; }
+
 static const struct {
   const char *name;
   size_t size;
@@ -151,6 +154,11 @@ void ck_dev_free(void *p) {
     }
   }
   cudaFree(p);
+}
+
+void ck_dev_forget_all(void) {
+  live_count = 0;
+  bytes_in_use = 0;
 }
 
 size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }

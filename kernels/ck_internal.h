@@ -20,6 +20,18 @@ ck_status ck_matmul_custom_device(ck_dtype t, int kernel, const void *A, const v
                                   int m, int k, int n);
 ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n);
 
+void ck_device_forget(void);
+/* Device-side class conversion (convert.cu). */
+ck_status ck_convert_device(ck_dtype from, const void *src, ck_dtype to, void *dst, size_t count);
+/* Free all tracked device allocations' bookkeeping after a device reset (ck_device.c). */
+void ck_dev_forget_all(void);
+
+/* A product on host arrays: allocate, upload (staged), run `fn` on the device, download, free. */
+typedef ck_status ck_product_fn(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
+                                size_t m, size_t k, size_t n);
+ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void *A, const void *B,
+                          void *C, size_t m, size_t k, size_t n);
+
 /* Time `run(ctx)` with CUDA events on the default stream: `warmup` untimed runs, then `reps` timed
  * ones into times_ms. */
 typedef ck_status ck_timed_fn(void *ctx);

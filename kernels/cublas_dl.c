@@ -34,9 +34,12 @@ static struct {
 /* The handle holds about 64 MB of device workspace; give it back when the process ends. atexit
  * handlers run in reverse order, and this one is registered after the CUDA runtime's own, so the
  * runtime is still up when it runs. */
-static void release_cublas(void) {
+static int atexit_registered = 0;
+
+void ck_cublas_release(void) {
   if (cublas.handle && cublas.destroy) cublas.destroy(cublas.handle);
   cublas.handle = NULL;
+  cublas.tried = 0; /* a later use (after a device reset) creates a new handle */
 }
 
 static void *open_first(const char *const *names) {
@@ -53,7 +56,7 @@ static void *open_first(const char *const *names) {
 /* Load the library and create the handle once; later calls report the first outcome. */
 static ck_status load_cublas(void) {
   if (cublas.handle) return CK_OK;
-  if (cublas.tried) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
+  if (cublas.tried && !cublas.lib) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   cublas.tried = 1;
   CK_TRY(ck_device_init());
   const char *env = getenv("CUDAKERNELS_CUBLAS");
@@ -61,7 +64,7 @@ static ck_status load_cublas(void) {
   const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
                                "/usr/local/cuda/lib64/libcublas.so.13",
                                "/usr/local/cuda/lib64/libcublas.so.12", "libcublas.so", NULL};
-  cublas.lib = env && *env ? open_first(user) : open_first(names);
+  if (!cublas.lib) cublas.lib = env && *env ? open_first(user) : open_first(names);
   if (!cublas.lib) {
     snprintf(cublas.path, sizeof cublas.path,
              "libcublas.so.13/.12 not found (set CUDAKERNELS_CUBLAS to its path)");
@@ -79,7 +82,8 @@ static ck_status load_cublas(void) {
              ": cublasCreate failed (status %d)", st);
     return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   }
-  atexit(release_cublas);
+  if (!atexit_registered) atexit(ck_cublas_release);
+  atexit_registered = 1;
   return CK_OK;
 }
 

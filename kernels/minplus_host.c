@@ -36,27 +36,7 @@ ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void 
   }
   if (!is_gpu_kernel(kernel)) return ck_fail(CK_ERR_INVALID, "unknown min-plus kernel %d", kernel);
   CK_TRY(ck_device_init());
-  if (m == 0 || n == 0) return CK_OK;
-  size_t es = ck_dtype_size(t);
-  void *dA = NULL, *dB = NULL, *dC = NULL;
-  ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dB, k * n * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dC, m * n * es)) != CK_OK) goto done;
-  cudaError_t e;
-  if ((e = cudaMemcpy(dA, A, m * k * es, cudaMemcpyHostToDevice)) != cudaSuccess ||
-      (e = cudaMemcpy(dB, B, k * n * es, cudaMemcpyHostToDevice)) != cudaSuccess) {
-    s = ck_cuda_status(e, "copying the inputs to the device");
-    goto done;
-  }
-  if ((s = ck_minplus_device(t, kernel, dA, dB, dC, m, k, n)) != CK_OK) goto done;
-  if ((e = cudaMemcpy(C, dC, m * n * es, cudaMemcpyDeviceToHost)) != cudaSuccess)
-    s = ck_cuda_status(e, "running the min-plus kernel and copying its result back");
-done:
-  ck_dev_free(dA);
-  ck_dev_free(dB);
-  ck_dev_free(dC);
-  return s;
+  return ck_host_product(ck_minplus_device, t, kernel, A, B, C, m, k, n);
 }
 
 typedef struct {

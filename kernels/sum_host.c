@@ -41,9 +41,7 @@ static ck_status upload(ck_dtype t, ck_sum_mode mode, const void *x, size_t nx, 
                         void **dx, void **dy) {
   CK_TRY(ck_dev_alloc(dx, nx * ck_dtype_size(t)));
   CK_TRY(ck_dev_alloc(dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode))));
-  CK_CUDA(cudaMemcpy(*dx, x, nx * ck_dtype_size(t), cudaMemcpyHostToDevice),
-          "copying the input to the device");
-  return CK_OK;
+  return ck_upload(*dx, x, nx * ck_dtype_size(t));
 }
 
 ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y, size_t before,
@@ -56,11 +54,7 @@ ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *
   void *dx = NULL, *dy = NULL;
   ck_status s = upload(t, mode, x, before * len * after, ny, &dx, &dy);
   if (s == CK_OK) s = ck_sum_device(t, mode, kernel, dx, dy, before, len, after);
-  if (s == CK_OK) {
-    cudaError_t e = cudaMemcpy(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)),
-                               cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) s = ck_cuda_status(e, "running the sum and copying its result back");
-  }
+  if (s == CK_OK) s = ck_download(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)));
   ck_dev_free(dx);
   ck_dev_free(dy);
   return s;
@@ -95,11 +89,7 @@ ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, v
   c.dx = dx;
   c.dy = dy;
   if (s == CK_OK) s = ck_time_events(run_sum_call, &c, warmup, reps, times_ms);
-  if (s == CK_OK) {
-    cudaError_t e = cudaMemcpy(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)),
-                               cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) s = ck_cuda_status(e, "copying the timed result back");
-  }
+  if (s == CK_OK) s = ck_download(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)));
   ck_dev_free(dx);
   ck_dev_free(dy);
   return s;

@@ -14,6 +14,15 @@
  *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
  *   __cudakernels__ ("cublas")                          -> the cuBLAS library loaded, "" if none
  *   __cudakernels__ ("sync")                            -> waits for the device to finish
+ *   __cudakernels__ ("array_put", X)                    -> ID of a device copy of X
+ *   __cudakernels__ ("array_get", ID, DIMS)             -> the array, shaped DIMS
+ *   __cudakernels__ ("array_free", ID)                  -> (unknown IDs are ignored)
+ *   __cudakernels__ ("array_info", ID)                  -> [class name, numel]
+ *   __cudakernels__ ("array_convert", ID, CLASS)        -> ID of a converted copy
+ *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL)  -> ID of C
+ *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL)   -> ID of C
+ *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
+ *   __cudakernels__ ("reset")                           -> frees everything, resets the device
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
  *
@@ -43,6 +52,9 @@ static void check(ck_status s) {
   case CK_ERR_OUTOFMEMORY:
     mexErrMsgIdAndTxt("cudakernels:outofmemory", "out of device memory: %s",
                       ck_last_error());
+    break;
+  case CK_ERR_STALE:
+    mexErrMsgIdAndTxt("cudakernels:stalearray", "%s", ck_last_error());
     break;
   case CK_ERR_INVALID:
     mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error());
@@ -147,7 +159,8 @@ static void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   check(ck_device_query(&d));
   static const char *fields[] = {"name", "device", "compute_capability", "multiprocessors",
                                  "clock_mhz", "l2_bytes", "total_memory", "free_memory",
-                                 "package_memory", "driver_version", "runtime_version"};
+                                 "package_memory", "gpu_arrays", "driver_version",
+                                 "runtime_version"};
   mxArray *s = mxCreateStructMatrix(1, 1, sizeof fields / sizeof fields[0], fields);
   char cc[16];
   snprintf(cc, sizeof cc, "%d.%d", d.major, d.minor);
@@ -160,6 +173,7 @@ static void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   set_field(s, "total_memory", mxCreateDoubleScalar((double)d.total_bytes));
   set_field(s, "free_memory", mxCreateDoubleScalar((double)d.free_bytes));
   set_field(s, "package_memory", mxCreateDoubleScalar((double)ck_dev_bytes_in_use()));
+  set_field(s, "gpu_arrays", mxCreateDoubleScalar((double)ck_array_count()));
   set_field(s, "driver_version", version_string(d.driver_version));
   set_field(s, "runtime_version", version_string(d.runtime_version));
   plhs[0] = s;
@@ -238,6 +252,12 @@ static void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArr
 
 /* ---- sum ---- */
 
+static ck_dtype host_dtype(const mxArray *x) {
+  int t = dtype_of(x);
+  if (t < 0) fail_invalid("X must be a real, full numeric array");
+  return (ck_dtype)t;
+}
+
 typedef struct {
   ck_dtype t;
   ck_sum_mode mode;
@@ -245,15 +265,14 @@ typedef struct {
   size_t before, len, after;
 } sum_args;
 
-static sum_args get_sum_args(const mxArray *prhs[]) {
+/* prhs[1..5]: BEFORE, LEN, AFTER, MODE, KERNEL, for an array of class t with numel elements. */
+static sum_args get_sum_args(const mxArray *prhs[], ck_dtype t, size_t numel) {
   sum_args a;
-  int t = dtype_of(prhs[0]);
-  if (t < 0) fail_invalid("X must be a real, full numeric array");
-  a.t = (ck_dtype)t;
+  a.t = t;
   a.before = get_size(prhs[1], "BEFORE");
   a.len = get_size(prhs[2], "LEN");
   a.after = get_size(prhs[3], "AFTER");
-  if (a.before * a.len * a.after != mxGetNumberOfElements(prhs[0]))
+  if (a.before * a.len * a.after != numel)
     fail_invalid("BEFORE*LEN*AFTER must equal numel (X)");
   char mode[16], kernel[32];
   get_string(prhs[4], mode, sizeof mode, "MODE");
@@ -283,7 +302,7 @@ static mxArray *sum_output(const sum_args *a) {
 static void cmd_sum(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   need_args(nrhs, 6, "\"sum\", X, BEFORE, LEN, AFTER, MODE, KERNEL");
-  sum_args a = get_sum_args(prhs);
+  sum_args a = get_sum_args(prhs, host_dtype(prhs[0]), mxGetNumberOfElements(prhs[0]));
   mxArray *y = sum_output(&a);
   ck_status s = ck_sum(a.t, a.mode, a.kernel, mxGetData(prhs[0]), mxGetData(y), a.before, a.len,
                        a.after);
@@ -295,7 +314,7 @@ static void cmd_sum(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) 
 static void cmd_sum_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   need_args(nrhs, 8, "\"sum_time\", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS");
-  sum_args a = get_sum_args(prhs);
+  sum_args a = get_sum_args(prhs, host_dtype(prhs[0]), mxGetNumberOfElements(prhs[0]));
   size_t warmup = get_size(prhs[6], "WARMUP"), reps = get_size(prhs[7], "REPS");
   if (reps < 1 || reps > 100000 || warmup > 100000) fail_invalid("REPS must be 1..100000");
   mxArray *times = mxCreateDoubleMatrix(1, (mwSize)reps, mxREAL);
@@ -375,6 +394,136 @@ static void cmd_sync(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   check(ck_device_sync());
 }
 
+/* ---- device-resident arrays ---- */
+
+static ck_array_id get_id(const mxArray *a, const char *what) {
+  return (ck_array_id)get_size(a, what);
+}
+
+static mxArray *id_value(ck_array_id id) { return mxCreateDoubleScalar((double)id); }
+
+static void cmd_array_put(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 1, "\"array_put\", X");
+  ck_dtype t = host_dtype(prhs[0]);
+  size_t numel = mxGetNumberOfElements(prhs[0]);
+  ck_array_id id = 0;
+  void *p = NULL;
+  check(ck_array_create(t, numel, &id, &p));
+  ck_status s = ck_upload(p, mxGetData(prhs[0]), numel * ck_dtype_size(t));
+  if (s != CK_OK) ck_array_free(id);
+  check(s);
+  plhs[0] = id_value(id);
+}
+
+static void cmd_array_get(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 2, "\"array_get\", ID, DIMS");
+  ck_dtype t;
+  size_t numel;
+  void *p;
+  check(ck_array_lookup(get_id(prhs[0], "ID"), &t, &numel, &p));
+  const mxArray *d = prhs[1];
+  size_t nd = mxGetNumberOfElements(d), prod = 1;
+  if (!mxIsDouble(d) || nd < 2 || nd > 32) fail_invalid("DIMS must be a size vector");
+  mwSize dims[32];
+  for (size_t i = 0; i < nd; i++) {
+    double v = mxGetPr(d)[i];
+    if (!(v >= 0) || v != floor(v)) fail_invalid("DIMS must be non-negative integers");
+    dims[i] = (mwSize)v;
+    prod *= (size_t)v;
+  }
+  if (prod != numel) fail_invalid("DIMS do not match the array's number of elements");
+  mxArray *x = mxCreateUninitNumericArray((mwSize)nd, dims, class_of(t), mxREAL);
+  ck_status s = ck_download(mxGetData(x), p, numel * ck_dtype_size(t));
+  if (s != CK_OK) mxDestroyArray(x);
+  check(s);
+  plhs[0] = x;
+}
+
+static void cmd_array_free(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)plhs;
+  need_args(nrhs, 1, "\"array_free\", ID");
+  ck_array_free(get_id(prhs[0], "ID"));
+}
+
+static void cmd_array_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  need_args(nrhs, 1, "\"array_info\", ID");
+  ck_dtype t;
+  size_t numel;
+  check(ck_array_lookup(get_id(prhs[0], "ID"), &t, &numel, NULL));
+  plhs[0] = mxCreateString(ck_dtype_name(t));
+  if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)numel);
+}
+
+static void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 2, "\"array_convert\", ID, CLASS");
+  ck_array_id out = 0;
+  check(ck_array_convert(get_id(prhs[0], "ID"), get_dtype_name(prhs[1]), &out));
+  plhs[0] = id_value(out);
+}
+
+/* The operands of a device product: two arrays of one floating class with m*k and k*n elements. */
+typedef ck_status device_product_fn(ck_dtype t, int kernel, const void *dA, const void *dB,
+                                    void *dC, size_t m, size_t k, size_t n);
+
+static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
+                           device_product_fn *fn) {
+  ck_dtype ta, tb;
+  size_t na, nb;
+  void *pa, *pb, *pc;
+  check(ck_array_lookup(get_id(prhs[0], "IDA"), &ta, &na, &pa));
+  check(ck_array_lookup(get_id(prhs[1], "IDB"), &tb, &nb, &pb));
+  size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
+  if (ta != tb || !ck_dtype_is_float(ta)) fail_invalid("A and B must be both single or both double");
+  if (na != m * k || nb != k * n) fail_invalid("M, K, N do not match the arrays");
+  ck_array_id idc = 0;
+  check(ck_array_create(ta, m * n, &idc, &pc));
+  ck_status s = fn(ta, kernel, pa, pb, pc, m, k, n);
+  if (s != CK_OK) ck_array_free(idc);
+  check(s);
+  plhs[0] = id_value(idc);
+}
+
+static void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
+  int kernel = get_minplus_kernel(prhs[5]);
+  if (kernel == CK_MINPLUS_CPU) fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
+  device_product(plhs, prhs, kernel, ck_minplus_device);
+}
+
+static void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL");
+  device_product(plhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device);
+}
+
+static void cmd_sum_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  need_args(nrhs, 6, "\"sum_dev\", ID, BEFORE, LEN, AFTER, MODE, KERNEL");
+  ck_dtype t;
+  size_t numel;
+  void *px, *py;
+  ck_array_id idx = get_id(prhs[0], "ID");
+  check(ck_array_lookup(idx, &t, &numel, &px));
+  sum_args a = get_sum_args(prhs, t, numel);
+  if (a.kernel == CK_SUM_CPU) fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
+  ck_array_id idy = 0;
+  check(ck_array_create(ck_sum_out_dtype(t, a.mode), a.before * a.after, &idy, &py));
+  ck_status s = ck_sum_device(t, a.mode, a.kernel, px, py, a.before, a.len, a.after);
+  if (s != CK_OK) ck_array_free(idy);
+  check(s);
+  plhs[0] = id_value(idy);
+}
+
+static void cmd_reset(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)plhs, (void)prhs;
+  need_args(nrhs, 0, "\"reset\"");
+  check(ck_reset());
+}
+
 static void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)prhs;
   need_args(nrhs, 0, "\"memory\"");
@@ -407,6 +556,15 @@ static const struct {
     {"matmul_time", cmd_matmul_time},
     {"cublas", cmd_cublas},
     {"sync", cmd_sync},
+    {"array_put", cmd_array_put},
+    {"array_get", cmd_array_get},
+    {"array_free", cmd_array_free},
+    {"array_info", cmd_array_info},
+    {"array_convert", cmd_array_convert},
+    {"minplus_dev", cmd_minplus_dev},
+    {"matmul_dev", cmd_matmul_dev},
+    {"sum_dev", cmd_sum_dev},
+    {"reset", cmd_reset},
     {"memory", cmd_memory},
     {"test_alloc_limit", cmd_test_alloc_limit},
 };

@@ -5,9 +5,9 @@
 #   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench matmulbench sumbench" (default: all).
+# output goes beside ours); STEPS: any of "tests sanitize perf bench apsp matmulbench sumbench" (default: all).
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench matmulbench sumbench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench apsp matmulbench sumbench"}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
@@ -49,6 +49,11 @@ if has_step bench; then
   echo "== benchmark"
   run_octave "bench_minplus ('csv', '$out/bench_minplus.csv');" 2>&1 | grep -v "ignoring const" |
     tee "$out/bench.txt"
+fi
+
+if has_step apsp; then
+  echo "== APSP: host arrays against gpu_array"
+  run_octave "bench_apsp ();" 2>&1 | grep -v "ignoring const" | tee "$out/bench_apsp.txt"
 fi
 
 if has_step matmulbench; then

@@ -27,6 +27,14 @@ function sanitize_matmul ()
       __cudakernels__ ("matmul_time", cls{1}, k{1}, 65, 33, 70, 1, 2);
     endfor
   endfor
+  ## device-resident arrays: staging in and out, chained products, conversion, free
+  A = rand (300, 200); B = rand (200, 100, "single");
+  G = gpu_minplus (gpu_array (A), gpu_array (B));
+  H = gpu_matmul (G, gpu_array (rand (100, 70, "single")));
+  S = gather (gpu_sum (H, 2));
+  X = rand (3e6, 1);                   # more than one staging buffer
+  assert (gather (gpu_array (X)), X);
+  clear G H
   assert (__cudakernels__ ("memory"), [0 0]);
   printf ("sanitize_matmul: OK\n");
 endfunction

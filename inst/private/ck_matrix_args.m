@@ -7,8 +7,10 @@
 ## [@var{B}], "kernel", @var{name})}: real, full, 2-D single or double
 ## operands with agreeing inner dimensions (@var{B} = @var{A}, square, when
 ## absent); single wins over double; the kernel one of @code{gpu_kernels
-## (@var{op})} or of @var{aliases}, case-insensitive.  Errors carry the
-## identifier @code{cudakernels:invalidinput}.
+## (@var{op})} or of @var{aliases}, case-insensitive.  When either operand is a
+## gpu_array both are returned as gpu_arrays (the other one uploaded, a class
+## conversion done on the device).  Errors carry the identifier
+## @code{cudakernels:invalidinput}.
 ## @end deftypefn
 
 function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varargin)
@@ -35,9 +37,34 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
              caller, rows (A), columns (A), rows (B), columns (B));
     endif
   endif
-  if (isa (A, "single") != isa (B, "single"))   # single wins, as in A + B
+  single_wins = ! strcmp (class_of (A), class_of (B));   # as in A + B
+  if (isa (A, "gpu_array") || isa (B, "gpu_array"))
+    A = on_device (A, single_wins);
+    B = on_device (B, single_wins);
+  elseif (single_wins)
     A = single (A);
     B = single (B);
+  endif
+endfunction
+
+function c = class_of (X)
+  if (isa (X, "gpu_array"))
+    c = classUnderlying (X);
+  else
+    c = class (X);
+  endif
+endfunction
+
+function G = on_device (X, to_single)
+  if (! isa (X, "gpu_array"))
+    if (to_single)
+      X = single (X);
+    endif
+    G = gpu_array (X);
+  elseif (to_single)
+    G = to_class (X, "single");
+  else
+    G = X;
   endif
 endfunction
 
@@ -65,7 +92,15 @@ function kernel = parse_kernel (caller, op, default, aliases, opts)
 endfunction
 
 function check_operand (caller, X, name)
-  if (isinteger (X) || islogical (X))
+  if (isa (X, "gpu_array"))
+    if (! any (strcmp (classUnderlying (X), {"double", "single"})))
+      error ("cudakernels:invalidinput",
+             "%s: %s is a %s gpu_array; the supported classes are double and single",
+             caller, name, classUnderlying (X));
+    elseif (ndims (X) != 2)
+      error ("cudakernels:invalidinput", "%s: %s must be a 2-D matrix", caller, name);
+    endif
+  elseif (isinteger (X) || islogical (X))
     error ("cudakernels:invalidinput",
            "%s: %s is %s; the supported classes are double and single", caller, name, class (X));
   elseif (! isfloat (X))

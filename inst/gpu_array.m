@@ -1,0 +1,286 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+classdef gpu_array < handle
+
+  ## -*- texinfo -*-
+  ## @deftypefn  {} {@var{G} =} gpu_array (@var{X})
+  ## An array kept in GPU memory, so that chained GPU calls skip the PCIe bus.
+  ##
+  ## @code{gpu_array (@var{X})} copies the real, full numeric array @var{X}
+  ## (double, single or any integer class) to the device, through pinned staging
+  ## buffers, and returns a handle to it.  @code{gather (@var{G})} copies it back.
+  ## @code{gpu_minplus}, @code{gpu_matmul} and @code{gpu_sum} accept gpu_array
+  ## inputs; when any input is one, a host input is uploaded, the whole operation
+  ## runs on the device, and the result is a gpu_array: nothing returns to the
+  ## host until @code{gather}.
+  ##
+  ## @code{size}, @code{numel}, @code{ndims}, @code{rows}, @code{columns},
+  ## @code{isempty}, @code{classUnderlying} and @code{isa (@var{G},
+  ## "gpu_array")} work as for the array itself; @code{disp} shows a summary,
+  ## never the values (use @code{gather}).  The device memory is freed when the
+  ## last Octave variable referring to the array goes away (@code{clear},
+  ## reassignment, leaving a function), and at @code{clear all} and exit.
+  ## @code{gpu_info} reports the device memory in use.
+  ##
+  ## After @code{gpu_reset}, every existing gpu_array is stale: using it raises
+  ## an error with identifier @code{cudakernels:stalearray}.  Without a GPU,
+  ## @code{gpu_array} raises @code{cudakernels:nodevice}.
+  ##
+  ## @example
+  ## @group
+  ## D = gpu_array (W);              # W: edge weights, Inf = no edge
+  ## for i = 1:13
+  ##   D = gpu_minplus (D, D);       # stays on the device
+  ## endfor
+  ## D = gather (D);                 # all shortest paths, back on the host
+  ## @end group
+  ## @end example
+  ##
+  ## @seealso{gather, gpu_reset, gpu_minplus, gpu_matmul, gpu_sum, gpu_info}
+  ## @end deftypefn
+
+  properties (SetAccess = private, Hidden = true)
+    id = 0;
+    cls = "double";
+    dims = [0 0];
+  endproperties
+
+  methods
+
+    function G = gpu_array (X, varargin)
+      if (nargin == 4 && ischar (X) && strcmp (X, "__cudakernels_wrap__"))
+        [G.id, G.cls, G.dims] = deal (varargin{:});   # an existing device array
+        return;
+      endif
+      if (nargin != 1)
+        error ("Octave:invalid-fun-call", "Invalid call to gpu_array: use G = gpu_array (X)");
+      endif
+      if (isa (X, "gpu_array"))
+        X = gather (X);
+      endif
+      if (! (isnumeric (X) && isreal (X) && ! issparse (X)))
+        error ("cudakernels:invalidinput",
+               "gpu_array: X must be a real, full numeric array, not %s%s",
+               ifelse_str (issparse (X), "sparse ", ""), class (X));
+      endif
+      G.id = ck_call ("gpu_array", "array_put", X);
+      G.cls = class (X);
+      G.dims = size (X);
+    endfunction
+
+    function delete (G)
+      if (G.id > 0)
+        try                  # a stale id (after gpu_reset) has nothing left to free
+          __cudakernels__ ("array_free", G.id);
+        end_try_catch
+      endif
+    endfunction
+
+    function X = gather (G)
+      X = ck_call ("gather", "array_get", G.id, G.dims);
+    endfunction
+
+    function c = classUnderlying (G)
+      c = G.cls;
+    endfunction
+
+    function varargout = size (G, d)
+      if (nargin > 1)
+        sz = G.dims;
+        sz(end+1:max (d)) = 1;
+        varargout{1} = sz(d);
+      elseif (nargout <= 1)
+        varargout{1} = G.dims;
+      else
+        sz = G.dims;
+        sz(end+1:nargout) = 1;
+        varargout = num2cell ([sz(1:nargout-1), prod(sz(nargout:end))]);
+      endif
+    endfunction
+
+    function n = numel (G, varargin)
+      n = prod (G.dims);
+    endfunction
+
+    function n = ndims (G)
+      n = numel (G.dims);
+    endfunction
+
+    function n = rows (G)
+      n = G.dims(1);
+    endfunction
+
+    function n = columns (G)
+      n = G.dims(2);
+    endfunction
+
+    function tf = isempty (G)
+      tf = any (G.dims == 0);
+    endfunction
+
+    function tf = isreal (G)
+      tf = true;
+    endfunction
+
+    function disp (G)
+      dims = sprintf ("%dx", G.dims)(1:end-1);
+      try
+        __cudakernels__ ("array_info", G.id);
+        bytes = prod (G.dims) * sizeof (cast (0, G.cls));
+        printf ("  %s %s gpu_array (%s on the device)\n", dims, G.cls, human_bytes (bytes));
+      catch
+        printf ("  %s %s gpu_array, stale: its device memory was released by gpu_reset\n",
+                dims, G.cls);
+      end_try_catch
+    endfunction
+
+    function display (G)
+      printf ("%s =\n\n", inputname (1));
+      disp (G);
+      printf ("\n");
+    endfunction
+
+    ## A new device array holding G converted to CLS ("single" or "double").
+    function H = to_class (G, cls)
+      if (strcmp (cls, G.cls))
+        H = G;
+      else
+        id = ck_call ("gpu_array", "array_convert", G.id, cls);
+        H = gpu_array ("__cudakernels_wrap__", id, cls, G.dims);
+      endif
+    endfunction
+
+    function id = device_id (G)
+      id = G.id;
+    endfunction
+
+  endmethods
+
+endclassdef
+
+function s = ifelse_str (c, a, b)
+  if (c)
+    s = a;
+  else
+    s = b;
+  endif
+endfunction
+
+function s = human_bytes (b)
+  units = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  u = min (max (floor (log2 (max (b, 1)) / 10), 0), numel (units) - 1);
+  if (u == 0)
+    s = sprintf ("%d bytes", b);
+  else
+    s = sprintf ("%.1f %s", b / 1024^u, units{u+1});
+  endif
+endfunction
+
+%!error <Invalid call> gpu_array ()
+%!error id=cudakernels:invalidinput gpu_array ({1})
+%!error id=cudakernels:invalidinput gpu_array ("abc")
+%!error id=cudakernels:invalidinput gpu_array (true (2))
+%!error id=cudakernels:invalidinput gpu_array ([1+2i 3])
+%!error id=cudakernels:invalidinput gpu_array (speye (3))
+
+%!testif ; ! gpu_available ()
+%! try
+%!   gpu_array (ones (3));
+%!   error ("test:noerror", "no error without a GPU");
+%! catch err
+%!   assert (err.identifier, "cudakernels:nodevice");
+%! end_try_catch
+
+%!function tf = released ()
+%!  tf = isequal (__cudakernels__ ("memory"), [0 0]);
+%!endfunction
+
+%!testif ; gpu_available ()
+%! ## round trips of every class and shape, and the queries
+%! for cls = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+%!   for sz = {[0 0], [1 1], [3 5], [1 1000], [4 3 2], [700 900]}
+%!     X = cast (randi ([0 100], sz{1}), cls{1});
+%!     G = gpu_array (X);
+%!     assert (gather (G), X);
+%!     assert (class (gather (G)), cls{1});
+%!     assert (size (G), size (X));
+%!     assert (numel (G), numel (X));
+%!     assert (ndims (G), ndims (X));
+%!     assert (classUnderlying (G), cls{1});
+%!     assert (isa (G, "gpu_array"));
+%!     assert (isempty (G), isempty (X));
+%!   endfor
+%! endfor
+%! [r, c] = size (gpu_array (ones (2, 3, 4)));
+%! assert ([r c], [2 12]);
+%! assert (size (gpu_array (ones (2, 3)), 3), 1);
+%! clear G
+%! assert (released ());
+
+%!testif ; gpu_available ()
+%! ## chained operations stay on the device and give the host results
+%! A = rand (300, 200, "single"); B = rand (200, 100, "single");
+%! C = gpu_minplus (gpu_array (A), B);
+%! assert (isa (C, "gpu_array"));
+%! assert (gather (C), gpu_minplus (A, B));
+%! D = gpu_minplus (C, gpu_array (rand (100, 50, "single")));
+%! assert (size (D), [300 50]);
+%! M = gpu_matmul (gpu_array (A), gpu_array (B));
+%! assert (isa (M, "gpu_array") && strcmp (classUnderlying (M), "single"));
+%! assert (gather (M), gpu_matmul (A, B), -1e-5);
+%! S = gpu_sum (M, 2);
+%! assert (isa (S, "gpu_array"));
+%! assert (gather (S), gpu_sum (gather (M), 2));
+%! assert (gather (gpu_sum (gpu_array (int8 ([100 100 -100])), "native")), int8 (27));
+%! ## single wins, converted on the device
+%! E = gpu_minplus (gpu_array (double (A)), gpu_array (B));
+%! assert (classUnderlying (E), "single");
+%! assert (gather (E), gpu_minplus (A, B));
+%! clear C D M S E
+%! assert (released ());
+
+%!testif ; gpu_available ()
+%! ## 10^4 create/free cycles leave the device memory where it was
+%! X = rand (256, "single");
+%! G = gpu_array (X); clear G
+%! free0 = gpu_info ().free_memory;
+%! for i = 1:10000
+%!   G = gpu_array (X);
+%! endfor
+%! clear G
+%! assert (released ());
+%! assert (gpu_info ().free_memory >= free0 - 2^22);
+
+%!testif ; gpu_available ()
+%! ## after gpu_reset, an old array is stale; new ones work
+%! G = gpu_array (ones (3));
+%! H = G;                               # a second reference to the same array
+%! gpu_reset ();
+%! try
+%!   gather (G);
+%!   error ("test:noerror", "no error for a stale array");
+%! catch err
+%!   assert (err.identifier, "cudakernels:stalearray");
+%! end_try_catch
+%! try
+%!   gpu_minplus (H, H);
+%!   error ("test:noerror", "no error for a stale array");
+%! catch err
+%!   assert (err.identifier, "cudakernels:stalearray");
+%! end_try_catch
+%! clear G H
+%! assert (gather (gpu_minplus (gpu_array (ones (2)))), 2 * ones (2));
+%! assert (gather (gpu_matmul (gpu_array (ones (2)), ones (2))), 2 * ones (2));
+%! assert (released ());
+
+%!demo
+%! ## All-pairs shortest paths without leaving the device.
+%! n = 1000;
+%! W = 1 + 9 * rand (n, "single"); W(rand (n) > 0.01) = Inf; W(1:n+1:end) = 0;
+%! D = gpu_array (W)
+%! for i = 1:ceil (log2 (n))
+%!   D = gpu_minplus (D, D);
+%! endfor
+%! D = gather (D);
+%! printf ("reachable pairs: %d of %d\n", nnz (isfinite (D)), n^2);

@@ -1,0 +1,23 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {@var{C} =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel})
+## Run the gateway's product @var{op} on checked operands: host matrices give a
+## host result; gpu_arrays (both, after @code{ck_matrix_args}) a gpu_array
+## result computed without leaving the device.
+## @end deftypefn
+
+function C = ck_product (caller, op, A, B, kernel)
+  if (! isa (A, "gpu_array"))
+    C = ck_call (caller, op, A, B, kernel);
+    return;
+  endif
+  if (strcmp (kernel, "cpu"))
+    error ("cudakernels:invalidinput",
+           "%s: the cpu kernel works on host arrays; gather the gpu_arrays first", caller);
+  endif
+  m = rows (A); k = columns (A); n = columns (B);
+  id = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+  C = gpu_array ("__cudakernels_wrap__", id, classUnderlying (A), [m n]);
+endfunction

@@ -1,0 +1,193 @@
+/* Pinned staging for host<->device copies, and the registry of device-resident arrays. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck_internal.h"
+
+/* ---- staging ---- */
+#define STAGE_BYTES ((size_t)32 << 20) /* per buffer; two of them */
+#define DIRECT_BYTES ((size_t)256 << 10) /* below this a plain cudaMemcpy is as fast */
+
+static struct {
+  void *buf[2];
+  cudaEvent_t done[2];
+  int ready, failed;
+} stage;
+
+static void stage_release(void) {
+  for (int b = 0; b < 2; b++) {
+    if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
+    if (stage.done[b]) cudaEventDestroy(stage.done[b]);
+    stage.buf[b] = NULL;
+    stage.done[b] = NULL;
+  }
+  stage.ready = stage.failed = 0;
+}
+
+/* Pinned buffers on first use; when pinning fails the copies fall back to pageable ones. */
+static int stage_ok(void) {
+  if (stage.ready) return 1;
+  if (stage.failed) return 0;
+  for (int b = 0; b < 2; b++)
+    if (cudaHostAlloc(&stage.buf[b], STAGE_BYTES, cudaHostAllocDefault) != cudaSuccess ||
+        cudaEventCreateWithFlags(&stage.done[b], cudaEventDisableTiming) != cudaSuccess) {
+      (void)cudaGetLastError();
+      stage_release();
+      stage.failed = 1;
+      return 0;
+    }
+  stage.ready = 1;
+  return 1;
+}
+
+/* memcpy on several threads: one thread cannot saturate memory bandwidth, least of all when the
+ * destination pages are touched for the first time. */
+static void parallel_copy(void *dst, const void *src, size_t bytes) {
+  int threads = bytes >= ((size_t)4 << 20) ? 8 : 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int t = 0; t < threads; t++) {
+    size_t lo = bytes * (size_t)t / (size_t)threads, hi = bytes * (size_t)(t + 1) / (size_t)threads;
+    memcpy((char *)dst + lo, (const char *)src + lo, hi - lo);
+  }
+}
+
+ck_status ck_upload(void *dst_dev, const void *src_host, size_t bytes) {
+  CK_TRY(ck_device_init());
+  if (bytes < DIRECT_BYTES || !stage_ok()) {
+    CK_CUDA(cudaMemcpy(dst_dev, src_host, bytes, cudaMemcpyHostToDevice), "copying to the device");
+    return CK_OK;
+  }
+  /* Fill one buffer while the DMA engine drains the other. */
+  for (size_t off = 0, i = 0; off < bytes; off += STAGE_BYTES, i++) {
+    int b = (int)(i % 2);
+    size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
+    CK_CUDA(cudaEventSynchronize(stage.done[b]), "waiting for a staging buffer");
+    parallel_copy(stage.buf[b], (const char *)src_host + off, len);
+    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, stage.buf[b], len, cudaMemcpyHostToDevice, 0),
+            "copying to the device");
+    CK_CUDA(cudaEventRecord(stage.done[b], 0), "copying to the device");
+  }
+  CK_CUDA(cudaStreamSynchronize(0), "copying to the device");
+  return CK_OK;
+}
+
+ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes) {
+  CK_TRY(ck_device_init());
+  if (bytes < DIRECT_BYTES || !stage_ok()) {
+    CK_CUDA(cudaMemcpy(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost), "copying from the device");
+    return CK_OK;
+  }
+  size_t chunks = (bytes + STAGE_BYTES - 1) / STAGE_BYTES;
+  /* Chunk i+1 is in flight while chunk i is copied out of its buffer. */
+  for (size_t i = 0; i < chunks + 1; i++) {
+    if (i < chunks) {
+      int b = (int)(i % 2);
+      size_t off = i * STAGE_BYTES, len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
+      CK_CUDA(cudaMemcpyAsync(stage.buf[b], (const char *)src_dev + off, len,
+                              cudaMemcpyDeviceToHost, 0),
+              "copying from the device");
+      CK_CUDA(cudaEventRecord(stage.done[b], 0), "copying from the device");
+    }
+    if (i > 0) {
+      size_t j = i - 1, off = j * STAGE_BYTES;
+      size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
+      CK_CUDA(cudaEventSynchronize(stage.done[j % 2]), "copying from the device");
+      parallel_copy((char *)dst_host + off, stage.buf[j % 2], len);
+    }
+  }
+  return CK_OK;
+}
+
+ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void *A, const void *B,
+                          void *C, size_t m, size_t k, size_t n) {
+  CK_TRY(ck_device_init());
+  if (m == 0 || n == 0) return CK_OK;
+  size_t es = ck_dtype_size(t);
+  void *dA = NULL, *dB = NULL, *dC = NULL;
+  ck_status s;
+  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK && (s = ck_upload(dA, A, m * k * es)) == CK_OK &&
+      (s = ck_upload(dB, B, k * n * es)) == CK_OK && (s = fn(t, kernel, dA, dB, dC, m, k, n)) == CK_OK)
+    s = ck_download(C, dC, m * n * es);
+  ck_dev_free(dA);
+  ck_dev_free(dB);
+  ck_dev_free(dC);
+  return s;
+}
+
+/* ---- device-resident arrays ---- */
+typedef struct {
+  ck_array_id id;
+  void *ptr;
+  ck_dtype t;
+  size_t numel;
+} entry;
+
+static entry *table = NULL;
+static size_t count = 0, cap = 0;
+static ck_array_id next_id = 1;
+
+static entry *find(ck_array_id id) {
+  for (size_t i = 0; i < count; i++)
+    if (table[i].id == id) return &table[i];
+  return NULL;
+}
+
+ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr) {
+  if (count == cap) {
+    size_t ncap = cap ? 2 * cap : 64;
+    entry *grown = realloc(table, ncap * sizeof *grown);
+    if (!grown) return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory for the array registry");
+    table = grown;
+    cap = ncap;
+  }
+  CK_TRY(ck_dev_alloc(ptr, numel * ck_dtype_size(t)));
+  entry e = {next_id++, *ptr, t, numel};
+  table[count++] = e;
+  *id = e.id;
+  return CK_OK;
+}
+
+ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr) {
+  entry *e = find(id);
+  if (!e)
+    return ck_fail(CK_ERR_STALE,
+                   "device array %llu no longer exists (it was freed, or the device was reset)",
+                   (unsigned long long)id);
+  if (t) *t = e->t;
+  if (numel) *numel = e->numel;
+  if (ptr) *ptr = e->ptr;
+  return CK_OK;
+}
+
+void ck_array_free(ck_array_id id) {
+  entry *e = find(id);
+  if (!e) return;
+  ck_dev_free(e->ptr);
+  *e = table[--count];
+}
+
+size_t ck_array_count(void) { return count; }
+
+ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out) {
+  ck_dtype t;
+  size_t numel;
+  void *p, *q;
+  CK_TRY(ck_array_lookup(src, &t, &numel, &p));
+  CK_TRY(ck_array_create(to, numel, out, &q));
+  ck_status s = ck_convert_device(t, p, to, q, numel);
+  if (s != CK_OK) ck_array_free(*out);
+  return s;
+}
+
+ck_status ck_reset(void) {
+  while (count > 0) ck_array_free(table[count - 1].id);
+  stage_release();
+  ck_cublas_release();
+  cudaError_t e = cudaDeviceReset();
+  ck_dev_forget_all(); /* the reset freed whatever was still allocated */
+  ck_device_forget();
+  if (e != cudaSuccess) return ck_cuda_status(e, "resetting the device");
+  return CK_OK;
+}
