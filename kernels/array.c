@@ -12,7 +12,7 @@
 static struct {
   void *buf[2];
   cudaEvent_t done[2];
-  int ready, failed;
+  int ready, failed, atexit_registered;
 } stage;
 
 static void stage_release(void) {
@@ -24,6 +24,8 @@ static void stage_release(void) {
   }
   stage.ready = stage.failed = 0;
 }
+
+static void stage_release_at_exit(void) { stage_release(); }
 
 /* Pinned buffers on first use; when pinning fails the copies fall back to pageable ones. */
 static int stage_ok(void) {
@@ -38,6 +40,9 @@ static int stage_ok(void) {
       return 0;
     }
   stage.ready = 1;
+  /* Released before the CUDA runtime's own exit handler, which was registered earlier. */
+  if (!stage.atexit_registered) atexit(stage_release_at_exit);
+  stage.atexit_registered = 1;
   return 1;
 }
 

@@ -91,6 +91,7 @@ ck_status ck_device_query(ck_device_info *info) {
   int khz = 0;
   CK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, info->device), "querying the clock");
   info->clock_mhz = khz / 1000;
+  ck_dev_trim(); /* report cached pool blocks as free: they are, to any other user */
   CK_CUDA(cudaMemGetInfo(&info->free_bytes, &info->total_bytes), "querying device memory");
   CK_CUDA(cudaDriverGetVersion(&info->driver_version), "querying the driver version");
   CK_CUDA(cudaRuntimeGetVersion(&info->runtime_version), "querying the runtime version");
@@ -127,6 +128,40 @@ static int remember(void *p, size_t bytes) {
   return 1;
 }
 
+/* Device memory comes from the stream-ordered pool, which keeps freed blocks for reuse: a chain
+ * of calls that each allocate and free the same sizes (device-resident loops) then costs no
+ * cudaMalloc/cudaFree, and cudaFree's implicit device-wide synchronization is gone. When an
+ * allocation fails, the pool's cached blocks are returned to the device and it is tried again. */
+static cudaMemPool_t pool = NULL;
+
+static cudaError_t pool_alloc(void **p, size_t bytes) {
+  if (!pool) {
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetDefaultMemPool(&pool, dev);
+    if (e != cudaSuccess) {
+      pool = NULL;
+      (void)cudaGetLastError();
+      return cudaMalloc(p, bytes); /* no pool support: plain allocations */
+    }
+    uint64_t keep = UINT64_MAX;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  cudaError_t e = cudaMallocAsync(p, bytes, 0);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    ck_dev_trim();
+    e = cudaMallocAsync(p, bytes, 0);
+  }
+  return e;
+}
+
+void ck_dev_trim(void) {
+  if (!pool) return;
+  cudaDeviceSynchronize();
+  cudaMemPoolTrimTo(pool, 0);
+}
+
 ck_status ck_dev_alloc(void **p, size_t bytes) {
   *p = NULL;
   CK_TRY(ck_device_init());
@@ -135,9 +170,9 @@ ck_status ck_dev_alloc(void **p, size_t bytes) {
     return ck_fail(CK_ERR_OUTOFMEMORY,
                    "allocating %zu bytes on the device: over the test limit of %zu bytes", bytes,
                    byte_limit);
-  CK_CUDA(cudaMalloc(p, bytes), "allocating device memory");
+  CK_CUDA(pool_alloc(p, bytes), "allocating device memory");
   if (!remember(*p, bytes)) {
-    cudaFree(*p);
+    cudaFreeAsync(*p, 0);
     *p = NULL;
     return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory tracking a device allocation");
   }
@@ -153,12 +188,17 @@ void ck_dev_free(void *p) {
       break;
     }
   }
-  cudaFree(p);
+  /* Stream-ordered: the block returns to the pool after the work queued before it. */
+  if (pool)
+    cudaFreeAsync(p, 0);
+  else
+    cudaFree(p);
 }
 
 void ck_dev_forget_all(void) {
   live_count = 0;
   bytes_in_use = 0;
+  pool = NULL; /* the reset destroyed it; the next allocation takes the new default pool */
 }
 
 size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }

@@ -331,7 +331,7 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "launching a matmul kernel");
   }
-  ck_dev_free(Ascr); /* cudaFree waits for the kernel */
+  ck_dev_free(Ascr); /* stream-ordered: after the kernel */
   ck_dev_free(Bscr);
   return s;
 }

@@ -163,7 +163,7 @@ static ck_status run_v2(const T *dA, const T *dB, T *dC, size_t m, size_t k, siz
   if ((e = cudaGetLastError()) != cudaSuccess)
     s = ck_cuda_status(e, "launching the regblock min-plus kernel");
 done:
-  /* cudaFree waits for the kernels that read the scratch, so freeing here is safe. */
+  /* Frees are stream-ordered: the scratch returns to the pool only after the kernels using it. */
   ck_dev_free(Ap);
   ck_dev_free(Bt);
   return s;

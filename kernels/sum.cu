@@ -513,7 +513,7 @@ static ck_status run_sum(int kernel, const In *x, Out *y, size_t before, size_t 
   }
   cudaError_t e = cudaGetLastError();
   if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "launching a sum kernel");
-  scratch_free(&sc); /* cudaFree waits for the kernels that use the scratch */
+  scratch_free(&sc); /* stream-ordered: after the kernels that use the scratch */
   return s;
 }
 

@@ -9,7 +9,11 @@
 
 function varargout = ck_call (caller, varargin)
   try
-    [varargout{1:max (nargout, 1)}] = __cudakernels__ (varargin{:});
+    if (nargout == 0)   # commands that return nothing (reset, free)
+      __cudakernels__ (varargin{:});
+    else
+      [varargout{1:nargout}] = __cudakernels__ (varargin{:});
+    endif
   catch err
     msg = regexprep (err.message, '^__cudakernels__: ', '');
     if (isempty (err.identifier))
