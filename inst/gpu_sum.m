@@ -89,13 +89,7 @@ function y = gpu_sum (x, varargin)
     y = sum_special (x, dim, type, kernel);
     return;
   endif
-  sz = size (x);
-  if (isempty (dim))
-    dim = find (sz != 1, 1);
-    if (isempty (dim))
-      dim = 1;
-    endif
-  endif
+  dim = default_dim (size (x), dim);
   if (islogical (x))
     if (strcmp (type, "native"))   # saturating at true: any
       y = gpu_sum (uint8 (x), dim, "kernel", kernel) > 0;
@@ -106,50 +100,27 @@ function y = gpu_sum (x, varargin)
     x = uint8 (x);
     type = ifelse_str (strcmp (type, "native"), "default", type);
   endif
-  mode = type;
-  if (strcmp (type, "extra"))
-    mode = ifelse_str (isa (x, "single"), "double", "default");
-  elseif (strcmp (type, "native") && isfloat (x))
-    mode = "default";
-  endif
-  sz(end+1:dim) = 1;
-  before = prod (sz(1:dim-1));
-  len = sz(dim);
-  after = prod (sz(dim+1:end));
-  y = ck_call ("gpu_sum", "sum", x, before, len, after, mode, kernel);
-  sz(dim) = 1;
-  y = reshape (y, sz);
+  [before, len, after, outsz, mode] = plan (size (x), dim, type, class (x));
+  y = reshape (ck_call ("gpu_sum", "sum", x, before, len, after, mode, kernel), outsz);
 endfunction
 
-## The same sum on a gpu_array, leaving the result on the device.
-function y = sum_on_device (x, dim, type, kernel)
-  cls = classUnderlying (x);
-  sz = size (x);
-  if (isempty (x))   # no data to move: Octave's sum of an empty array, uploaded
-    args = {};
-    if (! isempty (dim))
-      args{end+1} = dim;
-    endif
-    if (! strcmp (type, "default"))
-      args{end+1} = type;
-    endif
-    y = gpu_array (sum (zeros (sz, cls), args{:}));
-    return;
-  endif
-  if (strcmp (kernel, "cpu"))
-    error ("cudakernels:invalidinput",
-           "gpu_sum: the cpu kernel works on host arrays; gather the gpu_array first");
-  endif
+function dim = default_dim (sz, dim)
   if (isempty (dim))
     dim = find (sz != 1, 1);
     if (isempty (dim))
       dim = 1;
     endif
   endif
+endfunction
+
+## The sum as the gateway sees it: before-by-len-by-after, the output size,
+## the accumulation mode and the output class.
+function [before, len, after, outsz, mode, out] = plan (sz, dim, type, cls)
   mode = type;
+  isfloat_cls = any (strcmp (cls, {"single", "double"}));
   if (strcmp (type, "extra"))
     mode = ifelse_str (strcmp (cls, "single"), "double", "default");
-  elseif (strcmp (type, "native") && any (strcmp (cls, {"single", "double"})))
+  elseif (strcmp (type, "native") && isfloat_cls)
     mode = "default";
   endif
   if (strcmp (mode, "double") || (strcmp (mode, "default") && ! strcmp (cls, "single")))
@@ -161,9 +132,26 @@ function y = sum_on_device (x, dim, type, kernel)
   before = prod (sz(1:dim-1));
   len = sz(dim);
   after = prod (sz(dim+1:end));
+  outsz = sz;
+  outsz(dim) = 1;
+endfunction
+
+## The same sum on a gpu_array, leaving the result on the device.
+function y = sum_on_device (x, dim, type, kernel)
+  cls = classUnderlying (x);
+  sz = size (x);
+  if (isempty (x))   # no data to move: Octave's sum of an empty array, uploaded
+    y = gpu_array (sum (zeros (sz, cls), sum_args (dim, type){:}));
+    return;
+  endif
+  if (strcmp (kernel, "cpu"))
+    error ("cudakernels:invalidinput",
+           "gpu_sum: the cpu kernel works on host arrays; gather the gpu_array first");
+  endif
+  dim = default_dim (sz, dim);
+  [before, len, after, outsz, mode, out] = plan (sz, dim, type, cls);
   id = ck_call ("gpu_sum", "sum_dev", device_id (x), before, len, after, mode, kernel);
-  sz(dim) = 1;
-  y = gpu_array ("__cudakernels_wrap__", id, out, sz);
+  y = gpu_array ("__cudakernels_wrap__", id, out, outsz);
 endfunction
 
 function s = ifelse_str (cond, a, b)
@@ -178,23 +166,21 @@ endfunction
 ## shape and class; complex inputs are two real sums.
 function y = sum_special (x, dim, type, kernel)
   if (isempty (x))
-    args = {};
-    if (! isempty (dim))
-      args{end+1} = dim;
-    endif
-    if (! strcmp (type, "default"))
-      args{end+1} = type;
-    endif
-    y = sum (x, args{:});
+    y = sum (x, sum_args (dim, type){:});
   else
-    args = {"kernel", kernel};
-    if (! isempty (dim))
-      args = [{dim}, args];
-    endif
-    if (! strcmp (type, "default"))
-      args{end+1} = type;
-    endif
+    args = [sum_args(dim, type), {"kernel", kernel}];
     y = complex (gpu_sum (real (x), args{:}), gpu_sum (imag (x), args{:}));
+  endif
+endfunction
+
+## The DIM and TYPE arguments as given by the user, for passing on.
+function args = sum_args (dim, type)
+  args = {};
+  if (! isempty (dim))
+    args{end+1} = dim;
+  endif
+  if (! strcmp (type, "default"))
+    args{end+1} = type;
   endif
 endfunction
 

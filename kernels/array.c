@@ -121,6 +121,40 @@ ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void 
   return s;
 }
 
+typedef struct {
+  ck_product_fn *fn;
+  ck_dtype t;
+  int kernel;
+  const void *dA, *dB;
+  void *dC;
+  size_t m, k, n;
+} product_call;
+
+static ck_status run_product_call(void *ctx) {
+  product_call *c = ctx;
+  return c->fn(c->t, c->kernel, c->dA, c->dB, c->dC, c->m, c->k, c->n);
+}
+
+ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, size_t k, size_t n,
+                          int warmup, int reps, double *times_ms) {
+  if (reps < 1 || warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
+  CK_TRY(ck_device_init());
+  size_t es = ck_dtype_size(t);
+  void *dA = NULL, *dB = NULL, *dC = NULL;
+  ck_status s;
+  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
+      (s = ck_fill_random_device(t, dA, m * k, 1)) == CK_OK &&
+      (s = ck_fill_random_device(t, dB, k * n, 2)) == CK_OK) {
+    product_call c = {fn, t, kernel, dA, dB, dC, m, k, n};
+    s = ck_time_events(run_product_call, &c, warmup, reps, times_ms);
+  }
+  ck_dev_free(dA);
+  ck_dev_free(dB);
+  ck_dev_free(dC);
+  return s;
+}
+
 /* ---- device-resident arrays ---- */
 typedef struct {
   ck_array_id id;

@@ -32,6 +32,10 @@ typedef ck_status ck_product_fn(ck_dtype t, int kernel, const void *dA, const vo
 ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void *A, const void *B,
                           void *C, size_t m, size_t k, size_t n);
 
+/* Kernel-only timing of a product on random device inputs (integers 0..999). */
+ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, size_t k, size_t n,
+                          int warmup, int reps, double *times_ms);
+
 /* Time `run(ctx)` with CUDA events on the default stream: `warmup` untimed runs, then `reps` timed
  * ones into times_ms. */
 typedef ck_status ck_timed_fn(void *ctx);

@@ -51,6 +51,38 @@ __global__ void mm_tiled(int M, int N, int K, const T *__restrict__ A, const T *
 #define PAD_MN 128
 #define PAD_K 16
 
+/* One BK-deep step of a TM x TN register block: A's values for row a and step p sit at
+ * As[a_at(a, p)], B's at Bs[p * BN + col0 + b]. */
+template <class T, int BK, int BN, int TM, int TN, class AIndex>
+__device__ __forceinline__ void mac_tile(T (&acc)[TM][TN], const T *As, const T *Bs, int col0,
+                                         AIndex a_at) {
+  T rm[TM], rn[TN];
+#pragma unroll
+  for (int p = 0; p < BK; p++) {
+#pragma unroll
+    for (int a = 0; a < TM; a++) rm[a] = As[a_at(a, p)];
+#pragma unroll
+    for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + col0 + b];
+#pragma unroll
+    for (int a = 0; a < TM; a++)
+#pragma unroll
+      for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
+  }
+}
+
+/* Store a TM x TN block at (row0, col0) of the real Mr x Nr output. */
+template <class T, int TM, int TN>
+__device__ __forceinline__ void store_block(const T (&acc)[TM][TN], T *C, int row0, int col0,
+                                            int Mr, int Nr) {
+#pragma unroll
+  for (int a = 0; a < TM; a++)
+#pragma unroll
+    for (int b = 0; b < TN; b++) {
+      int i = row0 + a, j = col0 + b;
+      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
+    }
+}
+
 /* ---- v3 regblock (2-D register blocking): each thread computes a TM x TN block of C from
  * registers; per step of p it loads TM values of A and TN of B from shared memory for TM*TN
  * multiply-adds. ---- */
@@ -66,33 +98,17 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   A += (size_t)brow * K;
   B += bcol;
   T acc[TM][TN] = {};
-  T rm[TM], rn[TN];
   for (int bk = 0; bk < K; bk += BK) {
     for (int idx = tid; idx < BM * BK; idx += NT) As[idx] = A[(size_t)(idx / BK) * K + idx % BK];
     for (int idx = tid; idx < BK * BN; idx += NT) Bs[idx] = B[(size_t)(idx / BN) * N + idx % BN];
     __syncthreads();
     A += BK;
     B += (size_t)BK * N;
-#pragma unroll
-    for (int p = 0; p < BK; p++) {
-#pragma unroll
-      for (int a = 0; a < TM; a++) rm[a] = As[(trow * TM + a) * BK + p];
-#pragma unroll
-      for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + tcol * TN + b];
-#pragma unroll
-      for (int a = 0; a < TM; a++)
-#pragma unroll
-        for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
-    }
+    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN,
+                                [&](int a, int p) { return (trow * TM + a) * BK + p; });
     __syncthreads();
   }
-#pragma unroll
-  for (int a = 0; a < TM; a++)
-#pragma unroll
-    for (int b = 0; b < TN; b++) {
-      int i = brow + trow * TM + a, j = bcol + tcol * TN + b;
-      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
-    }
+  store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
 }
 
 /* 16 bytes of T: the widest load a thread can issue. */
@@ -138,32 +154,16 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   A += (size_t)brow * K;
   B += bcol;
   T acc[TM][TN] = {};
-  T rm[TM], rn[TN];
   for (int bk = 0; bk < K; bk += BK) {
     stage_tiles<T, BM, BN, BK, NT>(A, B, K, N, As, Bs);
     __syncthreads();
     A += BK;
     B += (size_t)BK * N;
-#pragma unroll
-    for (int p = 0; p < BK; p++) {
-#pragma unroll
-      for (int a = 0; a < TM; a++) rm[a] = As[p * BM + trow * TM + a];
-#pragma unroll
-      for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + tcol * TN + b];
-#pragma unroll
-      for (int a = 0; a < TM; a++)
-#pragma unroll
-        for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
-    }
+    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN,
+                                [&](int a, int p) { return p * BM + trow * TM + a; });
     __syncthreads();
   }
-#pragma unroll
-  for (int a = 0; a < TM; a++)
-#pragma unroll
-    for (int b = 0; b < TN; b++) {
-      int i = brow + trow * TM + a, j = bcol + tcol * TN + b;
-      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
-    }
+  store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
 }
 
 /* ---- v5 warptile: a block tile split into warp tiles, each warp's tile into WMITER x WNITER

@@ -49,40 +49,8 @@ ck_status ck_matmul(ck_dtype t, int kernel, const void *A, const void *B, void *
   return ck_host_product(ck_matmul_device, t, kernel, A, B, C, m, k, n);
 }
 
-typedef struct {
-  ck_dtype t;
-  int kernel;
-  const void *dA, *dB;
-  void *dC;
-  size_t m, k, n;
-} matmul_call;
-
-static ck_status run_matmul_call(void *ctx) {
-  matmul_call *c = ctx;
-  return ck_matmul_device(c->t, c->kernel, c->dA, c->dB, c->dC, c->m, c->k, c->n);
-}
-
 ck_status ck_matmul_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                          int reps, double *times_ms) {
   CK_TRY(check_args(t, kernel, m, k, n));
-  if (reps < 1 || warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
-  CK_TRY(ck_device_init());
-  size_t es = ck_dtype_size(t);
-  void *dA = NULL, *dB = NULL, *dC = NULL;
-  matmul_call c = {t, kernel, NULL, NULL, NULL, m, k, n};
-  ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dB, k * n * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dC, m * n * es)) != CK_OK) goto done;
-  if ((s = ck_fill_random_device(t, dA, m * k, 1)) != CK_OK) goto done;
-  if ((s = ck_fill_random_device(t, dB, k * n, 2)) != CK_OK) goto done;
-  c.dA = dA;
-  c.dB = dB;
-  c.dC = dC;
-  s = ck_time_events(run_matmul_call, &c, warmup, reps, times_ms);
-done:
-  ck_dev_free(dA);
-  ck_dev_free(dB);
-  ck_dev_free(dC);
-  return s;
+  return ck_time_product(ck_matmul_device, t, kernel, m, k, n, warmup, reps, times_ms);
 }

@@ -39,38 +39,9 @@ ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void 
   return ck_host_product(ck_minplus_device, t, kernel, A, B, C, m, k, n);
 }
 
-typedef struct {
-  ck_dtype t;
-  int kernel;
-  const void *dA, *dB;
-  void *dC;
-  size_t m, k, n;
-} minplus_call;
-
-static ck_status run_minplus_call(void *ctx) {
-  minplus_call *c = ctx;
-  return ck_minplus_device(c->t, c->kernel, c->dA, c->dB, c->dC, c->m, c->k, c->n);
-}
-
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                           int reps, double *times_ms) {
   CK_TRY(check_class(t));
   if (!is_gpu_kernel(kernel)) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
-  if (reps < 1 || warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
-  CK_TRY(ck_device_init());
-  size_t es = ck_dtype_size(t);
-  void *dA = NULL, *dB = NULL, *dC = NULL;
-  ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dB, k * n * es)) != CK_OK) goto done;
-  if ((s = ck_dev_alloc(&dC, m * n * es)) != CK_OK) goto done;
-  if ((s = ck_fill_random_device(t, dA, m * k, 1)) != CK_OK) goto done;
-  if ((s = ck_fill_random_device(t, dB, k * n, 2)) != CK_OK) goto done;
-  minplus_call c = {t, kernel, dA, dB, dC, m, k, n};
-  s = ck_time_events(run_minplus_call, &c, warmup, reps, times_ms);
-done:
-  ck_dev_free(dA);
-  ck_dev_free(dB);
-  ck_dev_free(dC);
-  return s;
+  return ck_time_product(ck_minplus_device, t, kernel, m, k, n, warmup, reps, times_ms);
 }

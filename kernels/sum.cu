@@ -64,89 +64,23 @@ __global__ void sum_pairwise_pass(Acc *s, size_t stride, size_t len, size_t half
 }
 
 /* ---- v2..v6: shared-memory block reductions (Harris #1-#6). Each block writes one partial sum
- * per segment; the partials are then reduced by the same kernel until one is left. ---- */
+ * per segment; the partials are then reduced by the same kernel until one is left. The versions
+ * share the load and the store; what differs is the tree, below. ---- */
 template <class In, class Acc>
 __device__ __forceinline__ Acc load_or_zero(const In *xs, size_t i, size_t len) {
   return i < len ? (Acc)xs[i] : (Acc)0;
 }
 
-/* v2 interleaved: thread t works at step s only when t is a multiple of 2s, so most of each warp
- * idles on a divergent branch (and the % is slow). */
-template <class In, class Acc>
-__global__ void sum_interleaved(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
-                                unsigned y0) {
-  __shared__ Acc sdata[SUM_THREADS];
-  size_t seg = (size_t)blockIdx.y + y0;
-  unsigned tid = threadIdx.x;
-  sdata[tid] = load_or_zero<In, Acc>(x + seg * len, (size_t)blockIdx.x * SUM_THREADS + tid, len);
-  __syncthreads();
-  for (unsigned s = 1; s < SUM_THREADS; s *= 2) {
-    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0) part[seg * gridDim.x + blockIdx.x] = sdata[0];
-}
-
-/* v3 strided index: the active threads are contiguous (no divergence) but touch shared memory
- * with a stride of 2s, so they collide on banks. */
-template <class In, class Acc>
-__global__ void sum_strided(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
-                            unsigned y0) {
-  __shared__ Acc sdata[SUM_THREADS];
-  size_t seg = (size_t)blockIdx.y + y0;
-  unsigned tid = threadIdx.x;
-  sdata[tid] = load_or_zero<In, Acc>(x + seg * len, (size_t)blockIdx.x * SUM_THREADS + tid, len);
-  __syncthreads();
-  for (unsigned s = 1; s < SUM_THREADS; s *= 2) {
-    unsigned index = 2 * s * tid;
-    if (index < SUM_THREADS) sdata[index] += sdata[index + s];
-    __syncthreads();
-  }
-  if (tid == 0) part[seg * gridDim.x + blockIdx.x] = sdata[0];
-}
-
-/* v4 sequential addressing: the lower half adds the upper half; contiguous, conflict-free. Half
- * the threads are idle from the first step on. */
-template <class In, class Acc>
-__global__ void sum_sequential(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
-                               unsigned y0) {
-  __shared__ Acc sdata[SUM_THREADS];
-  size_t seg = (size_t)blockIdx.y + y0;
-  unsigned tid = threadIdx.x;
-  sdata[tid] = load_or_zero<In, Acc>(x + seg * len, (size_t)blockIdx.x * SUM_THREADS + tid, len);
-  __syncthreads();
-  for (unsigned s = SUM_THREADS / 2; s > 0; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0) part[seg * gridDim.x + blockIdx.x] = sdata[0];
-}
-
-/* v5 two loads: each thread adds two elements while loading, so no thread idles at the start. */
+/* Harris #4 on: each thread adds two elements while loading, so no thread idles at the start. */
 template <class In, class Acc>
 __device__ __forceinline__ Acc load_two(const In *xs, size_t len) {
   size_t i = (size_t)blockIdx.x * (2 * SUM_THREADS) + threadIdx.x;
   return load_or_zero<In, Acc>(xs, i, len) + load_or_zero<In, Acc>(xs, i + SUM_THREADS, len);
 }
 
-template <class In, class Acc>
-__global__ void sum_twoload(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
-                            unsigned y0) {
-  __shared__ Acc sdata[SUM_THREADS];
-  size_t seg = (size_t)blockIdx.y + y0;
-  unsigned tid = threadIdx.x;
-  sdata[tid] = load_two<In, Acc>(x + seg * len, len);
-  __syncthreads();
-  for (unsigned s = SUM_THREADS / 2; s > 0; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0) part[seg * gridDim.x + blockIdx.x] = sdata[0];
-}
-
-/* v6 warp unrolling: the loop is unrolled for the compile-time block size, and the last 64 -> 1
- * steps run inside one warp without __syncthreads. Harris relied on implicit warp-synchronous
- * execution; since Volta a warp's threads may diverge, so each step is fenced by __syncwarp. */
+/* The last 64 -> 1 steps inside one warp, without __syncthreads. Harris relied on implicit
+ * warp-synchronous execution; since Volta a warp's threads may diverge, so each step is fenced
+ * by __syncwarp. */
 template <class Acc> __device__ __forceinline__ void warp_tail(volatile Acc *sdata, unsigned tid) {
 #pragma unroll
   for (unsigned s = 32; s > 0; s >>= 1) {
@@ -157,20 +91,46 @@ template <class Acc> __device__ __forceinline__ void warp_tail(volatile Acc *sda
   }
 }
 
-template <class In, class Acc>
-__global__ void sum_warpunroll(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
-                               unsigned y0) {
+template <class In, class Acc, int V>
+__global__ void sum_block(const In *__restrict__ x, Acc *__restrict__ part, size_t len,
+                          unsigned y0) {
   __shared__ Acc sdata[SUM_THREADS];
   size_t seg = (size_t)blockIdx.y + y0;
   unsigned tid = threadIdx.x;
-  sdata[tid] = load_two<In, Acc>(x + seg * len, len);
+  const In *xs = x + seg * len;
+  sdata[tid] = V >= CK_SUM_TWOLOAD
+                   ? load_two<In, Acc>(xs, len)
+                   : load_or_zero<In, Acc>(xs, (size_t)blockIdx.x * SUM_THREADS + tid, len);
   __syncthreads();
+  if (V == CK_SUM_INTERLEAVED) {
+    /* thread t works at step s only when t is a multiple of 2s: most of each warp idles on a
+     * divergent branch (and the % is slow) */
+    for (unsigned s = 1; s < SUM_THREADS; s *= 2) {
+      if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+      __syncthreads();
+    }
+  } else if (V == CK_SUM_STRIDED) {
+    /* the active threads are contiguous (no divergence) but touch shared memory with a stride
+     * of 2s, so they collide on banks */
+    for (unsigned s = 1; s < SUM_THREADS; s *= 2) {
+      unsigned index = 2 * s * tid;
+      if (index < SUM_THREADS) sdata[index] += sdata[index + s];
+      __syncthreads();
+    }
+  } else if (V == CK_SUM_SEQUENTIAL || V == CK_SUM_TWOLOAD) {
+    /* sequential addressing: the lower half adds the upper half; contiguous, conflict-free */
+    for (unsigned s = SUM_THREADS / 2; s > 0; s >>= 1) {
+      if (tid < s) sdata[tid] += sdata[tid + s];
+      __syncthreads();
+    }
+  } else { /* warp unrolling: loop unrolled for the compile-time block size, last warp alone */
 #pragma unroll
-  for (unsigned s = SUM_THREADS / 2; s > 32; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
+    for (unsigned s = SUM_THREADS / 2; s > 32; s >>= 1) {
+      if (tid < s) sdata[tid] += sdata[tid + s];
+      __syncthreads();
+    }
+    if (tid < 32) warp_tail<Acc>(sdata, tid);
   }
-  if (tid < 32) warp_tail<Acc>(sdata, tid);
   if (tid == 0) part[seg * gridDim.x + blockIdx.x] = sdata[0];
 }
 
@@ -381,11 +341,15 @@ static size_t block_level(int kernel, const In *x, Acc *part, size_t len, size_t
   over_segments(segs, [&](unsigned y0, unsigned rows) {
     dim3 grid(nb, rows);
     switch (kernel) {
-    case CK_SUM_INTERLEAVED: sum_interleaved<In, Acc><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
-    case CK_SUM_STRIDED: sum_strided<In, Acc><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
-    case CK_SUM_SEQUENTIAL: sum_sequential<In, Acc><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
-    case CK_SUM_TWOLOAD: sum_twoload<In, Acc><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
-    default: sum_warpunroll<In, Acc><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
+    case CK_SUM_INTERLEAVED:
+      sum_block<In, Acc, CK_SUM_INTERLEAVED><<<grid, SUM_THREADS>>>(x, part, len, y0);
+      break;
+    case CK_SUM_STRIDED: sum_block<In, Acc, CK_SUM_STRIDED><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
+    case CK_SUM_SEQUENTIAL:
+      sum_block<In, Acc, CK_SUM_SEQUENTIAL><<<grid, SUM_THREADS>>>(x, part, len, y0);
+      break;
+    case CK_SUM_TWOLOAD: sum_block<In, Acc, CK_SUM_TWOLOAD><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
+    default: sum_block<In, Acc, CK_SUM_WARPUNROLL><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
     }
   });
   return nb;
