@@ -20,7 +20,8 @@ classdef gpu_array < handle
   ## "gpu_array")} work as for the array itself; @code{disp} shows a summary,
   ## never the values (use @code{gather}).  The device memory is freed when the
   ## last Octave variable referring to the array goes away (@code{clear},
-  ## reassignment, leaving a function), and at @code{clear all} and exit.
+  ## reassignment, leaving a function), at @code{clear all} and exit, and
+  ## @code{pkg unload cudakernels} releases all of it (the arrays become stale).
   ## @code{gpu_info} reports the device memory in use.
   ##
   ## After @code{gpu_reset}, every existing gpu_array is stale: using it raises
