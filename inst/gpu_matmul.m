@@ -86,7 +86,7 @@ endfunction
 
 %!error <Invalid call> gpu_matmul (1)
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2, 3), ones (2, 3))
-%!error <supported classes are double and single> gpu_matmul (int8 (1), int8 (1))
+%!error <supported classes are double, single> gpu_matmul (int8 (1), int8 (1))
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2) + 1i)
 %!error <must be full> gpu_matmul (speye (2), ones (2))
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2, 2, 2), ones (2))

@@ -28,8 +28,13 @@
 ## only when all its terms are NaN.  @code{Inf + (-Inf)} is NaN, so ignored.
 ## @item With @var{k} = 0 (no terms) every element is @code{Inf}, the identity
 ## of the min-plus product.  An empty @var{m} or @var{n} gives an empty result.
-## @item The result has the class of the inputs, double or single; a single and
-## a double input give single, as in Octave's arithmetic.
+## @item The result has the class of the inputs: double, single, or an integer
+## class up to 32 bits (int8, uint8, int16, uint16, int32, uint32).  A single
+## and a double input give single, as in Octave's arithmetic; integer inputs
+## must both be of the same class.
+## @item Integer sums saturate as Octave's do, so @code{intmax} works as ``no
+## edge'': @code{intmax + w} stays @code{intmax}.  With @var{k} = 0 an integer
+## result is @code{intmax}, the identity of the minimum.
 ## @end itemize
 ##
 ## The option @qcode{"kernel"} chooses the implementation (see
@@ -47,7 +52,7 @@
 ## the multi-threaded CPU reference, which needs no GPU.
 ## @end table
 ##
-## Integer and logical inputs are not supported yet.  Without a usable GPU a GPU
+## Logical and 64-bit integer inputs are not supported.  Without a usable GPU a GPU
 ## kernel raises an error with identifier @code{cudakernels:nodevice}; when the
 ## device memory does not suffice, @code{cudakernels:outofmemory}; invalid
 ## arguments raise @code{cudakernels:invalidinput}.  The inputs are never
@@ -139,6 +144,33 @@ endfunction
 %! A = [0 3 Inf; Inf 0 1; 2 Inf 0];
 %! assert (gpu_minplus (A, "kernel", "cpu"), [0 3 4; 3 0 1; 2 5 0]);
 
+%!function check_int_kernel (kernel, shapes)
+%!  ## integers saturate in Octave's A + B: intmax as "no edge", intmin, and sums
+%!  ## past either end must all come out as Octave's reference gives them
+%!  for cls = {"int8", "uint8", "int16", "uint16", "int32", "uint32"}
+%!    lo = double (intmin (cls{1})); hi = double (intmax (cls{1}));
+%!    for s = 1:rows (shapes)
+%!      m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
+%!      A = cast (randi ([lo hi], m, k), cls{1});
+%!      B = cast (randi ([lo hi], k, n), cls{1});
+%!      A(rand (m, k) < 0.2) = intmax (cls{1});
+%!      B(rand (k, n) < 0.1) = intmin (cls{1});
+%!      C = gpu_minplus (A, B, "kernel", kernel);
+%!      assert (class (C), cls{1});
+%!      if (k == 0)
+%!        assert (C, repmat (intmax (cls{1}), m, n));
+%!      else
+%!        assert (C, ref_minplus (A, B), 0);
+%!      endif
+%!    endfor
+%!  endfor
+%!endfunction
+
+%!test
+%! check_int_kernel ("cpu", [1 1 1; 3 5 2; 40 17 33; 2 0 3; 65 64 1]);
+%! A = int32 ([0 3 intmax; intmax 0 1; 2 intmax 0]);
+%! assert (gpu_minplus (A, "kernel", "cpu"), int32 ([0 3 4; 3 0 1; 2 5 0]));
+
 %!test
 %! ## every term NaN -> NaN; Inf + -Inf is NaN and ignored; -Inf wins
 %! A = [NaN NaN; Inf 1; -Inf 2];
@@ -166,10 +198,12 @@ endfunction
 %!error <Invalid call> gpu_minplus ()
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2, 3))
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2, 3), ones (2, 3))
-%!error <supported classes are double and single> gpu_minplus (int32 (ones (2)))
+%!error <supported classes are double, single, int8> gpu_minplus (int64 (ones (2)))
 %!error id=cudakernels:invalidinput gpu_minplus (uint8 (ones (2)), ones (2))
+%!error <integer operands must both be of the same class> gpu_minplus (int8 (1), int16 (1))
 %!error id=cudakernels:invalidinput gpu_minplus (true (2))
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), int16 (ones (2)))
+%!error id=cudakernels:invalidinput gpu_minplus (uint64 (ones (2)))
 %!error id=cudakernels:invalidinput gpu_minplus ("ab")
 %!error id=cudakernels:invalidinput gpu_minplus ({1})
 %!error id=cudakernels:invalidinput gpu_minplus (struct ("a", 1))
@@ -215,6 +249,17 @@ endfunction
 %!testif ; gpu_available ()
 %! check_kernel ("naive", "single", shapes);
 %! check_kernel ("naive", "double", shapes);
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! ## integer classes on every GPU kernel, odd and non-square sizes
+%! ishapes = [1 1 1; 2 3 4; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 100 0 7; 200 300 100];
+%! for kernel = {"regblock", "coalesced", "naive"}
+%!   check_int_kernel (kernel{1}, ishapes);
+%! endfor
+%! A = int16 (randi ([-300 300], 500, 400)); B = int16 (randi ([-300 300], 400, 300));
+%! assert (gpu_minplus (A, B), gpu_minplus (A, B, "kernel", "cpu"));
+%! assert (gather (gpu_minplus (gpu_array (A), B)), gpu_minplus (A, B, "kernel", "cpu"));
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()

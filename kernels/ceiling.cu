@@ -56,6 +56,8 @@ static int cmp_float(const void *a, const void *b) {
 
 extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   enum { REPS = 7 };
+  if (!ck_dtype_is_float(t))
+    return ck_fail(CK_ERR_INVALID, "the ceiling probe measures single and double only");
   CK_TRY(ck_device_init());
   int sms = 0, dev = 0;
   CK_CUDA(cudaGetDevice(&dev), "querying the device");

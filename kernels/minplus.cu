@@ -11,13 +11,41 @@
 
 #define THREADS 256
 
-template <class T> __device__ __forceinline__ T mp_min(T v, T t);
-template <> __device__ __forceinline__ float mp_min(float v, float t) { return fminf(v, t); }
-template <> __device__ __forceinline__ double mp_min(double v, double t) { return fmin(v, t); }
-
-template <class T> __device__ __forceinline__ T mp_nan();
-template <> __device__ __forceinline__ float mp_nan() { return __int_as_float(0x7fffffff); }
-template <> __device__ __forceinline__ double mp_nan() { return __longlong_as_double(0x7fffffffffffffffLL); }
+/* How each class accumulates (W), starts (init: the identity of the min, or NaN for floating
+ * point as explained above), combines and is stored.
+ * Integers: Octave adds with saturation, and saturation is monotone, so
+ *   min_k sat(a_k + b_k) == sat(min_k (a_k + b_k))
+ * with the sums exact in a wider type: the kernels take the exact minimum in W and saturate once
+ * at the store. */
+template <class T> struct mp_traits;
+template <> struct mp_traits<float> {
+  typedef float W;
+  static __device__ __forceinline__ W init() { return __int_as_float(0x7fffffff); }
+  static __device__ __forceinline__ W min(W v, W t) { return fminf(v, t); }
+  static __device__ __forceinline__ float store(W v) { return v; }
+  static __host__ __device__ __forceinline__ float empty() { return INFINITY; }
+};
+template <> struct mp_traits<double> {
+  typedef double W;
+  static __device__ __forceinline__ W init() { return __longlong_as_double(0x7fffffffffffffffLL); }
+  static __device__ __forceinline__ W min(W v, W t) { return fmin(v, t); }
+  static __device__ __forceinline__ double store(W v) { return v; }
+  static __host__ __device__ __forceinline__ double empty() { return INFINITY; }
+};
+#define MP_INT_TRAITS(T, WIDE, LO, HI)                                                            \
+  template <> struct mp_traits<T> {                                                               \
+    typedef WIDE W;                                                                               \
+    static __device__ __forceinline__ W init() { return (W)HI + (W)HI + 1; } /* above any sum */ \
+    static __device__ __forceinline__ W min(W v, W t) { return t < v ? t : v; }                   \
+    static __device__ __forceinline__ T store(W v) { return (T)(v < (W)LO ? (W)LO : v > (W)HI ? (W)HI : v); } \
+    static __host__ __device__ __forceinline__ T empty() { return HI; }                           \
+  };
+MP_INT_TRAITS(int8_t, int, INT8_MIN, INT8_MAX)
+MP_INT_TRAITS(uint8_t, int, 0, UINT8_MAX)
+MP_INT_TRAITS(int16_t, int, INT16_MIN, INT16_MAX)
+MP_INT_TRAITS(uint16_t, int, 0, UINT16_MAX)
+MP_INT_TRAITS(int32_t, long long, INT32_MIN, INT32_MAX)
+MP_INT_TRAITS(uint32_t, long long, 0, UINT32_MAX)
 
 static unsigned grid_for(size_t work, unsigned threads) {
   return (unsigned)((work + threads - 1) / threads);
@@ -30,10 +58,12 @@ __global__ void minplus_v0(const T *__restrict__ A, const T *__restrict__ B, T *
                            size_t m, size_t k, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= m * n) return;
+  typedef mp_traits<T> tr;
+  typedef typename tr::W W;
   size_t j = idx % n, i = idx / n;
-  T v = mp_nan<T>();
-  for (size_t p = 0; p < k; p++) v = mp_min(v, A[i + p * m] + B[p + j * k]);
-  C[i + j * m] = v;
+  W v = tr::init();
+  for (size_t p = 0; p < k; p++) v = tr::min(v, (W)A[i + p * m] + (W)B[p + j * k]);
+  C[i + j * m] = tr::store(v);
 }
 
 /* ---- v1 coalesced: the same work with consecutive threads walking down a column of C, so a
@@ -43,11 +73,13 @@ __global__ void minplus_v1(const T *__restrict__ A, const T *__restrict__ B, T *
                            size_t m, size_t k, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= m * n) return;
+  typedef mp_traits<T> tr;
+  typedef typename tr::W W;
   size_t i = idx % m, j = idx / m;
-  T v = mp_nan<T>();
+  W v = tr::init();
   const T *a = A + i, *b = B + j * k;
-  for (size_t p = 0; p < k; p++) v = mp_min(v, a[p * m] + b[p]);
-  C[i + j * m] = v;
+  for (size_t p = 0; p < k; p++) v = tr::min(v, (W)a[p * m] + (W)b[p]);
+  C[i + j * m] = tr::store(v);
 }
 
 /* ---- v2 register-blocked (the seed's design): each thread keeps an 8x8 block of C in registers
@@ -94,8 +126,8 @@ __global__ void transpose_pad(const T *__restrict__ src, T *__restrict__ dst, si
 
 /* Unrolling the step loop twice lets float overlap one step's loads with the previous step's
  * arithmetic (+6% at n = 4096); for double the second set of operands costs occupancy (-45%). */
-template <class T> struct v2_unroll { enum { value = 2 }; };
-template <> struct v2_unroll<double> { enum { value = 1 }; };
+template <class T> struct v2_unroll { enum { value = 1 }; };
+template <> struct v2_unroll<float> { enum { value = 2 }; };
 
 /* Block (x, y) computes tile (x, y0 + y) of C from Ap (mm-by-k) and Bt (nn-by-k), p-major. */
 template <class T>
@@ -104,23 +136,25 @@ __global__ void __launch_bounds__(RB *RB)
                size_t k, size_t n, size_t mm, size_t nn, unsigned y0) {
   const int ia = threadIdx.x, ja = threadIdx.y;
   const size_t ic = blockIdx.x, jc = (size_t)blockIdx.y + y0;
+  typedef mp_traits<T> tr;
+  typedef typename tr::W W;
   const T *ap = Ap + ic * TILE, *bp = Bt + jc * TILE; /* uniform across the block */
-  T v[RB][RB];
+  W v[RB][RB];
 #pragma unroll
   for (int ib = 0; ib < RB; ib++)
 #pragma unroll
-    for (int jb = 0; jb < RB; jb++) v[ib][jb] = mp_nan<T>();
+    for (int jb = 0; jb < RB; jb++) v[ib][jb] = tr::init();
 #pragma unroll v2_unroll<T>::value
   for (size_t p = 0; p < k; p++) {
-    T x[RB], y[RB];
+    W x[RB], y[RB];
 #pragma unroll
-    for (int ib = 0; ib < RB; ib++) x[ib] = ap[ia + ib * RB];
+    for (int ib = 0; ib < RB; ib++) x[ib] = (W)ap[ia + ib * RB];
 #pragma unroll
-    for (int jb = 0; jb < RB; jb++) y[jb] = bp[ja + jb * RB];
+    for (int jb = 0; jb < RB; jb++) y[jb] = (W)bp[ja + jb * RB];
 #pragma unroll
     for (int ib = 0; ib < RB; ib++)
 #pragma unroll
-      for (int jb = 0; jb < RB; jb++) v[ib][jb] = mp_min(v[ib][jb], x[ib] + y[jb]);
+      for (int jb = 0; jb < RB; jb++) v[ib][jb] = tr::min(v[ib][jb], x[ib] + y[jb]);
     ap += mm;
     bp += nn;
   }
@@ -129,7 +163,7 @@ __global__ void __launch_bounds__(RB *RB)
 #pragma unroll
     for (int jb = 0; jb < RB; jb++) {
       size_t i = ic * TILE + ib * RB + ia, j = jc * TILE + jb * RB + ja;
-      if (i < m && j < n) C[i + j * m] = v[ib][jb];
+      if (i < m && j < n) C[i + j * m] = tr::store(v[ib][jb]);
     }
 }
 
@@ -175,7 +209,7 @@ static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t
   size_t outputs = m * n;
   if (outputs == 0) return CK_OK;
   if (k == 0) {
-    fill_value<T><<<grid_for(outputs, THREADS), THREADS>>>(dC, outputs, (T)INFINITY);
+    fill_value<T><<<grid_for(outputs, THREADS), THREADS>>>(dC, outputs, mp_traits<T>::empty());
   } else if (kernel == CK_MINPLUS_NAIVE) {
     minplus_v0<T><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, m, k, n);
   } else if (kernel == CK_MINPLUS_COALESCED) {
@@ -191,14 +225,25 @@ static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t
 
 extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB,
                                        void *dC, size_t m, size_t k, size_t n) {
-  if (!ck_dtype_is_float(t)) return ck_fail(CK_ERR_INVALID, "min-plus supports single and double");
-  if (t == CK_SINGLE)
-    return run_minplus<float>(kernel, (const float *)dA, (const float *)dB, (float *)dC, m, k, n);
-  return run_minplus<double>(kernel, (const double *)dA, (const double *)dB, (double *)dC, m, k, n);
+#define MP_CASE(CK, T) \
+  case CK: return run_minplus<T>(kernel, (const T *)dA, (const T *)dB, (T *)dC, m, k, n);
+  switch (t) {
+    MP_CASE(CK_DOUBLE, double)
+    MP_CASE(CK_SINGLE, float)
+    MP_CASE(CK_INT8, int8_t)
+    MP_CASE(CK_UINT8, uint8_t)
+    MP_CASE(CK_INT16, int16_t)
+    MP_CASE(CK_UINT16, uint16_t)
+    MP_CASE(CK_INT32, int32_t)
+    MP_CASE(CK_UINT32, uint32_t)
+  default:
+    return ck_fail(CK_ERR_INVALID, "min-plus does not support %s", ck_dtype_name(t));
+  }
+#undef MP_CASE
 }
 
-/* ---- random device inputs for the benchmarks: integers 0..999 stored as T, from a hash of the
- * index, so no host data or transfer is needed to time a kernel. ---- */
+/* ---- random device inputs for the benchmarks: integers 0..999 stored as T (wrapped for 8-bit
+ * classes), from a hash of the index, so no host data or transfer is needed to time a kernel. ---- */
 template <class T> __global__ void fill_random(T *p, size_t count, uint32_t seed) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= count) return;
@@ -211,10 +256,23 @@ template <class T> __global__ void fill_random(T *p, size_t count, uint32_t seed
 
 extern "C" ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed) {
   if (count == 0) return CK_OK;
-  if (t == CK_SINGLE)
-    fill_random<float><<<grid_for(count, THREADS), THREADS>>>((float *)p, count, seed);
-  else
-    fill_random<double><<<grid_for(count, THREADS), THREADS>>>((double *)p, count, seed);
+  unsigned g = grid_for(count, THREADS);
+#define FILL_CASE(CK, T) \
+  case CK: fill_random<T><<<g, THREADS>>>((T *)p, count, seed); break;
+  switch (t) {
+    FILL_CASE(CK_DOUBLE, double)
+    FILL_CASE(CK_SINGLE, float)
+    FILL_CASE(CK_INT8, int8_t)
+    FILL_CASE(CK_UINT8, uint8_t)
+    FILL_CASE(CK_INT16, int16_t)
+    FILL_CASE(CK_UINT16, uint16_t)
+    FILL_CASE(CK_INT32, int32_t)
+    FILL_CASE(CK_UINT32, uint32_t)
+    FILL_CASE(CK_INT64, long long)
+    FILL_CASE(CK_UINT64, unsigned long long)
+  default: return ck_fail(CK_ERR_INVALID, "cannot fill class %d", (int)t);
+  }
+#undef FILL_CASE
   CK_CUDA(cudaGetLastError(), "filling random inputs");
   return CK_OK;
 }

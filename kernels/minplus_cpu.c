@@ -3,6 +3,7 @@
  * without a GPU. Same semantics: NaN terms ignored unless all are NaN; k == 0 gives +Inf. */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ck.h"
 
@@ -37,13 +38,46 @@
     }                                                                                             \
   }
 
+/* Integers as Octave computes them: each sum saturated to the class, then the minimum; HI (the
+ * identity of the minimum) where there are no terms. */
+#define MINPLUS_CPU_INT(NAME, T, W, LO, HI)                                                     \
+  static void NAME(const T *A, const T *B, T *C, size_t m, size_t k, size_t n) {                \
+    _Pragma("omp parallel for schedule(dynamic)")                                                \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                             \
+      size_t j = (size_t)jj;                                                                      \
+      T *c = C + j * m;                                                                           \
+      for (size_t i = 0; i < m; i++) c[i] = HI;                                                   \
+      for (size_t p = 0; p < k; p++) {                                                            \
+        const T *a = A + p * m;                                                                   \
+        const W b = B[p + j * k];                                                                 \
+        for (size_t i = 0; i < m; i++) {                                                          \
+          W s = (W)a[i] + b;                                                                      \
+          T t = (T)(s < (W)LO ? (W)LO : s > (W)HI ? (W)HI : s);                                   \
+          if (t < c[i]) c[i] = t;                                                                 \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
+  }
+
 MINPLUS_CPU(minplus_cpu_double, double)
 MINPLUS_CPU(minplus_cpu_single, float)
+MINPLUS_CPU_INT(minplus_cpu_i8, int8_t, int, INT8_MIN, INT8_MAX)
+MINPLUS_CPU_INT(minplus_cpu_u8, uint8_t, int, 0, UINT8_MAX)
+MINPLUS_CPU_INT(minplus_cpu_i16, int16_t, int, INT16_MIN, INT16_MAX)
+MINPLUS_CPU_INT(minplus_cpu_u16, uint16_t, int, 0, UINT16_MAX)
+MINPLUS_CPU_INT(minplus_cpu_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
+MINPLUS_CPU_INT(minplus_cpu_u32, uint32_t, int64_t, 0, UINT32_MAX)
 
 void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m, size_t k,
                     size_t n) {
-  if (t == CK_SINGLE)
-    minplus_cpu_single((const float *)A, (const float *)B, (float *)C, m, k, n);
-  else
-    minplus_cpu_double((const double *)A, (const double *)B, (double *)C, m, k, n);
+  switch (t) {
+  case CK_SINGLE: minplus_cpu_single(A, B, C, m, k, n); break;
+  case CK_INT8: minplus_cpu_i8(A, B, C, m, k, n); break;
+  case CK_UINT8: minplus_cpu_u8(A, B, C, m, k, n); break;
+  case CK_INT16: minplus_cpu_i16(A, B, C, m, k, n); break;
+  case CK_UINT16: minplus_cpu_u16(A, B, C, m, k, n); break;
+  case CK_INT32: minplus_cpu_i32(A, B, C, m, k, n); break;
+  case CK_UINT32: minplus_cpu_u32(A, B, C, m, k, n); break;
+  default: minplus_cpu_double(A, B, C, m, k, n); break;
+  }
 }

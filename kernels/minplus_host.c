@@ -23,8 +23,10 @@ const char *ck_minplus_kernel_name(int id) {
 static int is_gpu_kernel(int kernel) { return kernel >= 0 && kernel < CK_MINPLUS_NUM_GPU; }
 
 static ck_status check_class(ck_dtype t) {
-  if (ck_dtype_is_float(t)) return CK_OK;
-  return ck_fail(CK_ERR_INVALID, "min-plus supports single and double, not %s", ck_dtype_name(t));
+  if ((int)t >= 0 && t < CK_INT64) return CK_OK;
+  return ck_fail(CK_ERR_INVALID,
+                 "min-plus supports double, single and integers up to 32 bits, not %s",
+                 ck_dtype_name(t));
 }
 
 ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void *C, size_t m,

@@ -92,13 +92,13 @@ static size_t get_size(const mxArray *a, const char *what) {
   return (size_t)v;
 }
 
+/* A class name; each operation checks which classes it supports. */
 static ck_dtype get_dtype_name(const mxArray *a) {
   char name[16];
   get_string(a, name, sizeof name, "CLASS");
-  if (!strcmp(name, "single")) return CK_SINGLE;
-  if (!strcmp(name, "double")) return CK_DOUBLE;
-  fail_invalid("CLASS must be \"single\" or \"double\"");
-  return CK_DOUBLE;
+  int t = ck_dtype_from_name(name);
+  if (t < 0) fail_invalid("CLASS must name a numeric class, e.g. \"single\"");
+  return (ck_dtype)t;
 }
 
 static const mxClassID mx_classes[CK_NUM_DTYPES] = {
@@ -212,11 +212,22 @@ static int get_minplus_kernel(const mxArray *a) {
   return id;
 }
 
+/* A real, full, 2-D matrix of any class the package knows; min-plus checks its own classes. */
+static ck_dtype get_any_matrix_dtype(const mxArray *a, const char *what) {
+  int t = dtype_of(a);
+  if (t < 0 || mxGetNumberOfDimensions(a) != 2) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s must be a real, full, 2-D numeric matrix", what);
+    fail_invalid(msg);
+  }
+  return (ck_dtype)t;
+}
+
 static void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   need_args(nrhs, 3, "\"minplus\", A, B, KERNEL");
-  ck_dtype t = get_matrix_dtype(prhs[0], "A");
-  if (get_matrix_dtype(prhs[1], "B") != t) fail_invalid("A and B must be of the same class");
+  ck_dtype t = get_any_matrix_dtype(prhs[0], "A");
+  if (get_any_matrix_dtype(prhs[1], "B") != t) fail_invalid("A and B must be of the same class");
   size_t m = mxGetM(prhs[0]), k = mxGetN(prhs[0]), n = mxGetN(prhs[1]);
   if (mxGetM(prhs[1]) != k) fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
   int kernel = get_minplus_kernel(prhs[2]);
@@ -476,7 +487,7 @@ static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
   check(ck_array_lookup(get_id(prhs[0], "IDA"), &ta, &na, &pa));
   check(ck_array_lookup(get_id(prhs[1], "IDB"), &tb, &nb, &pb));
   size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
-  if (ta != tb || !ck_dtype_is_float(ta)) fail_invalid("A and B must be both single or both double");
+  if (ta != tb) fail_invalid("A and B must be of the same class");
   if (na != m * k || nb != k * n) fail_invalid("M, K, N do not match the arrays");
   ck_array_id idc = 0;
   check(ck_array_create(ta, m * n, &idc, &pc));

@@ -31,6 +31,16 @@ function sanitize_minplus ()
     endfor
     __cudakernels__ ("minplus_ceiling", cls{1});
   endfor
+  for cls = {"int32", "uint8", "int16"}    # saturating integer paths
+    for kernel = {"naive", "coalesced", "regblock"}
+      A = cast (randi ([-200 200], 65, 33), cls{1}); A(1:7:end) = intmax (cls{1});
+      B = cast (randi ([-200 200], 33, 70), cls{1});
+      if (! isequal (gpu_minplus (A, B, "kernel", kernel{1}), gpu_minplus (A, B, "kernel", "cpu")))
+        error ("sanitize_minplus: %s %s differs from the CPU reference", kernel{1}, cls{1});
+      endif
+      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
+    endfor
+  endfor
   __cudakernels__ ("test_alloc_limit", 50000);
   unwind_protect
     try

@@ -22,7 +22,8 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
     opts(1) = [];
   endif
   kernel = parse_kernel (caller, op, default, aliases, opts);
-  check_operand (caller, A, "A");
+  classes = supported_classes (op);
+  check_operand (caller, A, "A", classes);
   if (! have_b)
     if (rows (A) != columns (A))
       error ("cudakernels:invalidinput", "%s: A must be square for %s (A); it is %dx%d",
@@ -30,14 +31,22 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
     endif
     B = A;
   else
-    check_operand (caller, B, "B");
+    check_operand (caller, B, "B", classes);
     if (columns (A) != rows (B))
       error ("cudakernels:invalidinput",
              "%s: inner dimensions must agree: A is %dx%d, B is %dx%d",
              caller, rows (A), columns (A), rows (B), columns (B));
     endif
   endif
-  single_wins = ! strcmp (class_of (A), class_of (B));   # as in A + B
+  ca = class_of (A); cb = class_of (B);
+  if (! strcmp (ca, cb) && ! (any (strcmp (ca, {"single", "double"}))
+                              && any (strcmp (cb, {"single", "double"}))))
+    ## Octave's int + double rounds after adding; converting first would not match it
+    error ("cudakernels:invalidinput",
+           "%s: A is %s and B is %s; integer operands must both be of the same class",
+           caller, ca, cb);
+  endif
+  single_wins = ! strcmp (ca, cb);   # single and double: single wins, as in A + B
   if (isa (A, "gpu_array") || isa (B, "gpu_array"))
     A = on_device (A, single_wins);
     B = on_device (B, single_wins);
@@ -91,21 +100,32 @@ function kernel = parse_kernel (caller, op, default, aliases, opts)
   endfor
 endfunction
 
-function check_operand (caller, X, name)
+function c = supported_classes (op)
+  c = {"double", "single"};
+  if (strcmp (op, "minplus"))
+    c = [c, {"int8", "uint8", "int16", "uint16", "int32", "uint32"}];
+  endif
+endfunction
+
+function check_operand (caller, X, name, classes)
   if (isa (X, "gpu_array"))
-    if (! any (strcmp (classUnderlying (X), {"double", "single"})))
+    if (! any (strcmp (classUnderlying (X), classes)))
       error ("cudakernels:invalidinput",
-             "%s: %s is a %s gpu_array; the supported classes are double and single",
-             caller, name, classUnderlying (X));
+             "%s: %s is a %s gpu_array; the supported classes are %s",
+             caller, name, classUnderlying (X), strjoin (classes, ", "));
     elseif (ndims (X) != 2)
       error ("cudakernels:invalidinput", "%s: %s must be a 2-D matrix", caller, name);
     endif
-  elseif (isinteger (X) || islogical (X))
+    return;
+  endif
+  if ((isinteger (X) && ! any (strcmp (class (X), classes))) || islogical (X))
     error ("cudakernels:invalidinput",
-           "%s: %s is %s; the supported classes are double and single", caller, name, class (X));
-  elseif (! isfloat (X))
+           "%s: %s is %s; the supported classes are %s", caller, name, class (X),
+           strjoin (classes, ", "));
+  elseif (! (isfloat (X) || isinteger (X)))
     error ("cudakernels:invalidinput",
-           "%s: %s must be a double or single matrix, not %s", caller, name, class (X));
+           "%s: %s must be a numeric matrix of class %s, not %s", caller, name,
+           strjoin (classes, ", "), class (X));
   elseif (! isreal (X))
     error ("cudakernels:invalidinput", "%s: %s must be real, not complex", caller, name);
   elseif (issparse (X))
