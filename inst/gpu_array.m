@@ -63,7 +63,7 @@ classdef gpu_array < handle
       if (! (isnumeric (X) && isreal (X) && ! issparse (X)))
         error ("cudakernels:invalidinput",
                "gpu_array: X must be a real, full numeric array, not %s%s",
-               ifelse_str (issparse (X), "sparse ", ""), class (X));
+               ck_pick (issparse (X), "sparse ", ""), class (X));
       endif
       G.id = ck_call ("gpu_array", "array_put", X);
       G.cls = class (X);
@@ -160,13 +160,6 @@ classdef gpu_array < handle
 
 endclassdef
 
-function s = ifelse_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  endif
-endfunction
 
 function s = human_bytes (b)
   units = {"bytes", "KiB", "MiB", "GiB", "TiB"};

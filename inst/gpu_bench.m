@@ -156,7 +156,7 @@ endfunction
 function rows = measure_sum (cls, n, opt)
   x = rand (n, 1, cls);
   ref = sum (double (x));
-  tol = ifelse_num (strcmp (cls, "single"), 1e-6, 1e-12);
+  tol = ck_pick (strcmp (cls, "single"), 1e-6, 1e-12);
   bytes = n * sizeof (x(1));
   copy_rate = __cudakernels__ ("copy_bandwidth", max (bytes, 2^20), 20) / 1e9;
   rows = struct ([]);
@@ -216,13 +216,6 @@ function rows = measure_minplus (cls, n, opt)
   endfor
 endfunction
 
-function v = ifelse_num (c, a, b)
-  if (c)
-    v = a;
-  else
-    v = b;
-  endif
-endfunction
 
 function write_csv (file, rows)
   fid = fopen (file, "w");

@@ -98,7 +98,7 @@ function y = gpu_sum (x, varargin)
     x = uint8 (x);
   elseif (ischar (x))   # Octave sums char in double, "native" or not
     x = uint8 (x);
-    type = ifelse_str (strcmp (type, "native"), "default", type);
+    type = ck_pick (strcmp (type, "native"), "default", type);
   endif
   [before, len, after, outsz, mode] = plan (size (x), dim, type, class (x));
   y = reshape (ck_call ("gpu_sum", "sum", x, before, len, after, mode, kernel), outsz);
@@ -119,7 +119,7 @@ function [before, len, after, outsz, mode, out] = plan (sz, dim, type, cls)
   mode = type;
   isfloat_cls = any (strcmp (cls, {"single", "double"}));
   if (strcmp (type, "extra"))
-    mode = ifelse_str (strcmp (cls, "single"), "double", "default");
+    mode = ck_pick (strcmp (cls, "single"), "double", "default");
   elseif (strcmp (type, "native") && isfloat_cls)
     mode = "default";
   endif
@@ -154,13 +154,6 @@ function y = sum_on_device (x, dim, type, kernel)
   y = gpu_array ("__cudakernels_wrap__", id, out, outsz);
 endfunction
 
-function s = ifelse_str (cond, a, b)
-  if (cond)
-    s = a;
-  else
-    s = b;
-  endif
-endfunction
 
 ## Empty inputs hold no data to move, so Octave's own sum gives their exact
 ## shape and class; complex inputs are two real sums.
