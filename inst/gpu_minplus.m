@@ -5,6 +5,7 @@
 ## @deftypefn  {} {@var{C} =} gpu_minplus (@var{A})
 ## @deftypefnx {} {@var{C} =} gpu_minplus (@var{A}, @var{B})
 ## @deftypefnx {} {@var{C} =} gpu_minplus (@dots{}, "kernel", @var{name})
+## @deftypefnx {} {[@var{C}, @var{K}] =} gpu_minplus (@dots{})
 ## Min-plus (tropical) matrix product on the GPU.
 ##
 ## @code{gpu_minplus (@var{A}, @var{B})} returns the @var{m}-by-@var{n} matrix
@@ -36,6 +37,12 @@
 ## edge'': @code{intmax + w} stays @code{intmax}.  With @var{k} = 0 an integer
 ## result is @code{intmax}, the identity of the minimum.
 ## @end itemize
+##
+## With a second output, @var{K}(i,j) is the @var{k} attaining the minimum,
+## the path witness of shortest paths: exactly Octave's
+## @code{[C, K] = min (A + permute (B, [3 1 2]), [], 2)}, so on ties the
+## smallest @var{k}, and 1 where every term is NaN.  @var{K} is double; it is 0
+## where there are no terms (@var{k} = 0).  It is computed only when asked for.
 ##
 ## The option @qcode{"kernel"} chooses the implementation (see
 ## @code{gpu_kernels ("minplus")}):
@@ -74,13 +81,17 @@
 ## @seealso{gpu_kernels, gpu_available, gpu_info, min}
 ## @end deftypefn
 
-function C = gpu_minplus (A, varargin)
+function [C, K] = gpu_minplus (A, varargin)
   if (nargin < 1)
     print_usage ();
   endif
   [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "regblock", {"v0", "v1", "v2"},
                                    A, varargin{:});
-  C = ck_product ("gpu_minplus", "minplus", A, B, kernel);
+  if (nargout < 2)
+    C = ck_product ("gpu_minplus", "minplus", A, B, kernel);
+  else
+    [C, K] = ck_product ("gpu_minplus", "minplus", A, B, kernel);
+  endif
 endfunction
 
 ## Test helpers.  The reference is Octave's own formulation of the product; the
@@ -102,7 +113,9 @@ endfunction
 %!  u = rand (r, c);
 %!  X(u < 0.05) = NaN;
 %!  X(u >= 0.05 & u < 0.08) = Inf;
-%!  X(randi (numel (X), 1, min (2, numel (X)))) = -Inf;
+%!  if (numel (X) > 0)
+%!    X(randi (numel (X), 1, min (2, numel (X)))) = -Inf;
+%!  endif
 %!  if (r >= 3 && c >= 2)
 %!    X(2, :) = NaN;
 %!    X(:, 2) = NaN;
@@ -165,6 +178,39 @@ endfunction
 %!    endfor
 %!  endfor
 %!endfunction
+
+%!function check_witness (kernel, shapes)
+%!  ## [C, K] against Octave's [C, K] = min (A + permute (B, [3 1 2]), [], 2):
+%!  ## integer-valued inputs give many ties, NaN rows give all-NaN terms, and
+%!  ## integer sums that saturate tie at intmax/intmin
+%!  for cls = {"double", "single", "int8", "int32", "uint16"}
+%!    for s = 1:rows (shapes)
+%!      m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
+%!      if (any (strcmp (cls{1}, {"double", "single"})))
+%!        A = messy (m, k, cls{1}, true); B = messy (k, n, cls{1}, true);
+%!      else
+%!        A = cast (randi ([-3 3], m, k), cls{1}); B = cast (randi ([-3 3], k, n), cls{1});
+%!        A(rand (m, k) < 0.3) = intmax (cls{1}); B(rand (k, n) < 0.2) = intmin (cls{1});
+%!        B(rand (k, n) < 0.2) = intmax (cls{1});
+%!      endif
+%!      [C, K] = gpu_minplus (A, B, "kernel", kernel);
+%!      assert (class (K), "double");
+%!      if (k == 0)
+%!        assert (K, zeros (m, n));
+%!      else
+%!        [R, RK] = min (A + permute (B, [3 1 2]), [], 2);
+%!        assert (C, reshape (R, m, n), 0);
+%!        assert (isequal (K, reshape (RK, m, n)),
+%!                sprintf ("%s %s %dx%dx%d: witness differs", kernel, cls{1}, m, k, n));
+%!      endif
+%!    endfor
+%!  endfor
+%!endfunction
+
+%!test
+%! check_witness ("cpu", [1 1 1; 3 5 2; 40 17 33; 2 0 3; 65 64 1]);
+%! [C, K] = gpu_minplus ([0 3 Inf; Inf 0 1; 2 Inf 0], "kernel", "cpu");
+%! assert (K, [1 1 2; 3 2 2; 1 1 3]);   # ties go to the smallest k
 
 %!test
 %! check_int_kernel ("cpu", [1 1 1; 3 5 2; 40 17 33; 2 0 3; 65 64 1]);
@@ -260,6 +306,19 @@ endfunction
 %! A = int16 (randi ([-300 300], 500, 400)); B = int16 (randi ([-300 300], 400, 300));
 %! assert (gpu_minplus (A, B), gpu_minplus (A, B, "kernel", "cpu"));
 %! assert (gather (gpu_minplus (gpu_array (A), B)), gpu_minplus (A, B, "kernel", "cpu"));
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! ## the witness on every GPU kernel, and through gpu_arrays
+%! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100];
+%! for kernel = {"regblock", "coalesced", "naive"}
+%!   check_witness (kernel{1}, wshapes);
+%! endfor
+%! A = round (10 * rand (300, 200, "single")); B = round (10 * rand (200, 100, "single"));
+%! [C, K] = gpu_minplus (A, B);
+%! [CG, KG] = gpu_minplus (gpu_array (A), B);
+%! assert (gather (CG), C); assert (gather (KG), K);
+%! clear CG KG
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()

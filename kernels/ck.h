@@ -100,6 +100,18 @@ ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void 
 ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
                             size_t m, size_t k, size_t n);
 
+/* With the witness K (Octave's [C, K] = min (..., [], 2)): K(i,j) is the smallest k attaining
+ * C(i,j), 1-based, as a double; 1 where every term is NaN; 0 everywhere when k == 0. */
+ck_status ck_minplus_arg(ck_dtype t, int kernel, const void *A, const void *B, void *C, double *K,
+                         size_t m, size_t k, size_t n);
+ck_status ck_minplus_arg_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
+                                double *dK, size_t m, size_t k, size_t n);
+void ck_minplus_arg_cpu(ck_dtype t, const void *A, const void *B, void *C, double *K, size_t m,
+                        size_t k, size_t n);
+/* ck_minplus_time with the witness computed too (for its cost over C alone). */
+ck_status ck_minplus_arg_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
+                              int reps, double *times_ms);
+
 /* The CPU reference: cache-blocked, OpenMP over columns of C. */
 void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m, size_t k, size_t n);
 

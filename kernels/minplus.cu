@@ -5,6 +5,7 @@
  * operand when one is NaN, so a NaN term is ignored and the result stays NaN only when every term
  * is NaN, which is exactly Octave's min. (k == 0 is handled by the caller: +Inf everywhere.) */
 #include <math.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "ck_internal.h"
@@ -22,6 +23,8 @@ template <> struct mp_traits<float> {
   typedef float W;
   static __device__ __forceinline__ W init() { return __int_as_float(0x7fffffff); }
   static __device__ __forceinline__ W min(W v, W t) { return fminf(v, t); }
+  static __device__ __forceinline__ W sat(W t) { return t; }
+  static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
   static __device__ __forceinline__ float store(W v) { return v; }
   static __host__ __device__ __forceinline__ float empty() { return INFINITY; }
 };
@@ -29,6 +32,8 @@ template <> struct mp_traits<double> {
   typedef double W;
   static __device__ __forceinline__ W init() { return __longlong_as_double(0x7fffffffffffffffLL); }
   static __device__ __forceinline__ W min(W v, W t) { return fmin(v, t); }
+  static __device__ __forceinline__ W sat(W t) { return t; }
+  static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
   static __device__ __forceinline__ double store(W v) { return v; }
   static __host__ __device__ __forceinline__ double empty() { return INFINITY; }
 };
@@ -37,7 +42,9 @@ template <> struct mp_traits<double> {
     typedef WIDE W;                                                                               \
     static __device__ __forceinline__ W init() { return (W)HI + (W)HI + 1; } /* above any sum */ \
     static __device__ __forceinline__ W min(W v, W t) { return t < v ? t : v; }                   \
-    static __device__ __forceinline__ T store(W v) { return (T)(v < (W)LO ? (W)LO : v > (W)HI ? (W)HI : v); } \
+    static __device__ __forceinline__ W sat(W t) { return t < (W)LO ? (W)LO : t > (W)HI ? (W)HI : t; } \
+    static __device__ __forceinline__ bool less(W t, W v) { return t < v; }                       \
+    static __device__ __forceinline__ T store(W v) { return (T)sat(v); }                          \
     static __host__ __device__ __forceinline__ T empty() { return HI; }                           \
   };
 MP_INT_TRAITS(int8_t, int, INT8_MIN, INT8_MAX)
@@ -47,39 +54,62 @@ MP_INT_TRAITS(uint16_t, int, 0, UINT16_MAX)
 MP_INT_TRAITS(int32_t, long long, INT32_MIN, INT32_MAX)
 MP_INT_TRAITS(uint32_t, long long, 0, UINT32_MAX)
 
+/* One pair update. Without the witness: the class's minimum. With it, Octave's [m, i] = min: a
+ * term replaces the minimum only when strictly smaller (ties keep the smallest k) or when the
+ * minimum is still NaN (NaN terms never win); integers compare their saturated sums, since
+ * Octave's ties are between saturated values. */
+template <class T, bool ARG>
+__device__ __forceinline__ void mp_update(typename mp_traits<T>::W &v, int &id,
+                                          typename mp_traits<T>::W t, int p) {
+  typedef mp_traits<T> tr;
+  if (ARG) {
+    t = tr::sat(t);
+    if (tr::less(t, v)) {
+      v = t;
+      id = p;
+    }
+  } else {
+    v = tr::min(v, t);
+  }
+}
+
 static unsigned grid_for(size_t work, unsigned threads) {
   return (unsigned)((work + threads - 1) / threads);
 }
 
 /* ---- v0 naive: one thread per output, consecutive threads walk along a row of C, so each
  * thread of a warp reads a different column of B (stride k) and writes C with stride m. ---- */
-template <class T>
+template <class T, bool ARG>
 __global__ void minplus_v0(const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C,
-                           size_t m, size_t k, size_t n) {
+                           double *__restrict__ K, size_t m, size_t k, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= m * n) return;
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
   size_t j = idx % n, i = idx / n;
   W v = tr::init();
-  for (size_t p = 0; p < k; p++) v = tr::min(v, (W)A[i + p * m] + (W)B[p + j * k]);
+  int id = 0;
+  for (size_t p = 0; p < k; p++) mp_update<T, ARG>(v, id, (W)A[i + p * m] + (W)B[p + j * k], (int)p);
   C[i + j * m] = tr::store(v);
+  if (ARG) K[i + j * m] = id + 1;
 }
 
 /* ---- v1 coalesced: the same work with consecutive threads walking down a column of C, so a
  * warp reads 32 consecutive elements of A, one broadcast element of B, and writes contiguously. ---- */
-template <class T>
+template <class T, bool ARG>
 __global__ void minplus_v1(const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C,
-                           size_t m, size_t k, size_t n) {
+                           double *__restrict__ K, size_t m, size_t k, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= m * n) return;
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
   size_t i = idx % m, j = idx / m;
   W v = tr::init();
+  int id = 0;
   const T *a = A + i, *b = B + j * k;
-  for (size_t p = 0; p < k; p++) v = tr::min(v, (W)a[p * m] + (W)b[p]);
+  for (size_t p = 0; p < k; p++) mp_update<T, ARG>(v, id, (W)a[p * m] + (W)b[p], (int)p);
   C[i + j * m] = tr::store(v);
+  if (ARG) K[i + j * m] = id + 1;
 }
 
 /* ---- v2 register-blocked (the seed's design): each thread keeps an 8x8 block of C in registers
@@ -130,20 +160,25 @@ template <class T> struct v2_unroll { enum { value = 1 }; };
 template <> struct v2_unroll<float> { enum { value = 2 }; };
 
 /* Block (x, y) computes tile (x, y0 + y) of C from Ap (mm-by-k) and Bt (nn-by-k), p-major. */
-template <class T>
+template <class T, bool ARG>
 __global__ void __launch_bounds__(RB *RB)
-    minplus_v2(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C, size_t m,
-               size_t k, size_t n, size_t mm, size_t nn, unsigned y0) {
+    minplus_v2(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
+               double *__restrict__ K, size_t m, size_t k, size_t n, size_t mm, size_t nn,
+               unsigned y0) {
   const int ia = threadIdx.x, ja = threadIdx.y;
   const size_t ic = blockIdx.x, jc = (size_t)blockIdx.y + y0;
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
   const T *ap = Ap + ic * TILE, *bp = Bt + jc * TILE; /* uniform across the block */
   W v[RB][RB];
+  int id[RB][RB];
 #pragma unroll
   for (int ib = 0; ib < RB; ib++)
 #pragma unroll
-    for (int jb = 0; jb < RB; jb++) v[ib][jb] = tr::init();
+    for (int jb = 0; jb < RB; jb++) {
+      v[ib][jb] = tr::init();
+      id[ib][jb] = 0;
+    }
 #pragma unroll v2_unroll<T>::value
   for (size_t p = 0; p < k; p++) {
     W x[RB], y[RB];
@@ -154,7 +189,7 @@ __global__ void __launch_bounds__(RB *RB)
 #pragma unroll
     for (int ib = 0; ib < RB; ib++)
 #pragma unroll
-      for (int jb = 0; jb < RB; jb++) v[ib][jb] = tr::min(v[ib][jb], x[ib] + y[jb]);
+      for (int jb = 0; jb < RB; jb++) mp_update<T, ARG>(v[ib][jb], id[ib][jb], x[ib] + y[jb], (int)p);
     ap += mm;
     bp += nn;
   }
@@ -163,7 +198,10 @@ __global__ void __launch_bounds__(RB *RB)
 #pragma unroll
     for (int jb = 0; jb < RB; jb++) {
       size_t i = ic * TILE + ib * RB + ia, j = jc * TILE + jb * RB + ja;
-      if (i < m && j < n) C[i + j * m] = tr::store(v[ib][jb]);
+      if (i < m && j < n) {
+        C[i + j * m] = tr::store(v[ib][jb]);
+        if (ARG) K[i + j * m] = id[ib][jb] + 1;
+      }
     }
 }
 
@@ -174,8 +212,9 @@ template <class T> __global__ void fill_value(T *p, size_t count, T value) {
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-template <class T>
-static ck_status run_v2(const T *dA, const T *dB, T *dC, size_t m, size_t k, size_t n) {
+template <class T, bool ARG>
+static ck_status run_v2(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                        size_t n) {
   size_t mm = round_up(m, TILE), nn = round_up(n, TILE);
   T *Ap = NULL, *Bt = NULL;
   ck_status s = CK_OK;
@@ -191,8 +230,8 @@ static ck_status run_v2(const T *dA, const T *dB, T *dC, size_t m, size_t k, siz
                                                                                    nn);
   for (size_t y0 = 0; y0 < nn / TILE; y0 += MAX_GRID_Y) {
     size_t rows = nn / TILE - y0 < MAX_GRID_Y ? nn / TILE - y0 : MAX_GRID_Y;
-    minplus_v2<T><<<dim3((unsigned)(mm / TILE), (unsigned)rows), dim3(RB, RB)>>>(
-        a, Bt, dC, m, k, n, mm, nn, (unsigned)y0);
+    minplus_v2<T, ARG><<<dim3((unsigned)(mm / TILE), (unsigned)rows), dim3(RB, RB)>>>(
+        a, Bt, dC, dK, m, k, n, mm, nn, (unsigned)y0);
   }
   if ((e = cudaGetLastError()) != cudaSuccess)
     s = ck_cuda_status(e, "launching the regblock min-plus kernel");
@@ -203,19 +242,22 @@ done:
   return s;
 }
 
-template <class T>
-static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t m, size_t k,
-                             size_t n) {
+/* ARG: also K, the smallest k attaining each minimum (1-based, as a double; 0 when k == 0). */
+template <class T, bool ARG>
+static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, double *dK, size_t m,
+                             size_t k, size_t n) {
   size_t outputs = m * n;
   if (outputs == 0) return CK_OK;
+  if (k > (size_t)INT_MAX - 1) return ck_fail(CK_ERR_INVALID, "min-plus: k must be below 2^31");
   if (k == 0) {
     fill_value<T><<<grid_for(outputs, THREADS), THREADS>>>(dC, outputs, mp_traits<T>::empty());
+    if (ARG) fill_value<double><<<grid_for(outputs, THREADS), THREADS>>>(dK, outputs, 0.0);
   } else if (kernel == CK_MINPLUS_NAIVE) {
-    minplus_v0<T><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, m, k, n);
+    minplus_v0<T, ARG><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, dK, m, k, n);
   } else if (kernel == CK_MINPLUS_COALESCED) {
-    minplus_v1<T><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, m, k, n);
+    minplus_v1<T, ARG><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, dK, m, k, n);
   } else if (kernel == CK_MINPLUS_REGBLOCK) {
-    CK_TRY(run_v2<T>(dA, dB, dC, m, k, n));
+    CK_TRY((run_v2<T, ARG>(dA, dB, dC, dK, m, k, n)));
   } else {
     return ck_fail(CK_ERR_INVALID, "kernel %d is not a GPU min-plus kernel", kernel);
   }
@@ -223,10 +265,11 @@ static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, size_t
   return CK_OK;
 }
 
-extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB,
-                                       void *dC, size_t m, size_t k, size_t n) {
+template <bool ARG>
+static ck_status dispatch(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
+                          double *dK, size_t m, size_t k, size_t n) {
 #define MP_CASE(CK, T) \
-  case CK: return run_minplus<T>(kernel, (const T *)dA, (const T *)dB, (T *)dC, m, k, n);
+  case CK: return run_minplus<T, ARG>(kernel, (const T *)dA, (const T *)dB, (T *)dC, dK, m, k, n);
   switch (t) {
     MP_CASE(CK_DOUBLE, double)
     MP_CASE(CK_SINGLE, float)
@@ -240,6 +283,16 @@ extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, c
     return ck_fail(CK_ERR_INVALID, "min-plus does not support %s", ck_dtype_name(t));
   }
 #undef MP_CASE
+}
+
+extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB,
+                                       void *dC, size_t m, size_t k, size_t n) {
+  return dispatch<false>(t, kernel, dA, dB, dC, NULL, m, k, n);
+}
+
+extern "C" ck_status ck_minplus_arg_device(ck_dtype t, int kernel, const void *dA, const void *dB,
+                                           void *dC, double *dK, size_t m, size_t k, size_t n) {
+  return dispatch<true>(t, kernel, dA, dB, dC, dK, m, k, n);
 }
 
 /* ---- random device inputs for the benchmarks: integers 0..999 stored as T (wrapped for 8-bit

@@ -68,6 +68,63 @@ MINPLUS_CPU_INT(minplus_cpu_u16, uint16_t, int, 0, UINT16_MAX)
 MINPLUS_CPU_INT(minplus_cpu_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
 MINPLUS_CPU_INT(minplus_cpu_u32, uint32_t, int64_t, 0, UINT32_MAX)
 
+/* With the witness: one output at a time, terms in k order, the same rules as the GPU (ck.h). */
+#define MINPLUS_ARG_CPU_FLOAT(NAME, T)                                                          \
+  static void NAME(const T *A, const T *B, T *C, double *K, size_t m, size_t k, size_t n) {     \
+    _Pragma("omp parallel for schedule(dynamic)")                                                \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                              \
+      for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                           \
+        T v = k ? (T)NAN : (T)INFINITY;                                                          \
+        size_t id = 0;                                                                           \
+        for (size_t p = 0; p < k; p++) {                                                         \
+          T t = A[i + p * m] + B[p + j * k];                                                     \
+          if (t < v || (isnan(v) && !isnan(t))) v = t, id = p;                                   \
+        }                                                                                        \
+        C[i + j * m] = v;                                                                        \
+        K[i + j * m] = k ? (double)(id + 1) : 0.0;                                               \
+      }                                                                                          \
+  }
+
+#define MINPLUS_ARG_CPU_INT(NAME, T, W, LO, HI)                                                 \
+  static void NAME(const T *A, const T *B, T *C, double *K, size_t m, size_t k, size_t n) {     \
+    _Pragma("omp parallel for schedule(dynamic)")                                                \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                              \
+      for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                           \
+        T v = HI;                                                                                \
+        size_t id = 0;                                                                           \
+        for (size_t p = 0; p < k; p++) {                                                         \
+          W s = (W)A[i + p * m] + (W)B[p + j * k];                                               \
+          T t = (T)(s < (W)LO ? (W)LO : s > (W)HI ? (W)HI : s);                                  \
+          if (p == 0 || t < v) v = t, id = p;                                                    \
+        }                                                                                        \
+        C[i + j * m] = v;                                                                        \
+        K[i + j * m] = k ? (double)(id + 1) : 0.0;                                               \
+      }                                                                                          \
+  }
+
+MINPLUS_ARG_CPU_FLOAT(minplus_arg_double, double)
+MINPLUS_ARG_CPU_FLOAT(minplus_arg_single, float)
+MINPLUS_ARG_CPU_INT(minplus_arg_i8, int8_t, int, INT8_MIN, INT8_MAX)
+MINPLUS_ARG_CPU_INT(minplus_arg_u8, uint8_t, int, 0, UINT8_MAX)
+MINPLUS_ARG_CPU_INT(minplus_arg_i16, int16_t, int, INT16_MIN, INT16_MAX)
+MINPLUS_ARG_CPU_INT(minplus_arg_u16, uint16_t, int, 0, UINT16_MAX)
+MINPLUS_ARG_CPU_INT(minplus_arg_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
+MINPLUS_ARG_CPU_INT(minplus_arg_u32, uint32_t, int64_t, 0, UINT32_MAX)
+
+void ck_minplus_arg_cpu(ck_dtype t, const void *A, const void *B, void *C, double *K, size_t m,
+                        size_t k, size_t n) {
+  switch (t) {
+  case CK_SINGLE: minplus_arg_single(A, B, C, K, m, k, n); break;
+  case CK_INT8: minplus_arg_i8(A, B, C, K, m, k, n); break;
+  case CK_UINT8: minplus_arg_u8(A, B, C, K, m, k, n); break;
+  case CK_INT16: minplus_arg_i16(A, B, C, K, m, k, n); break;
+  case CK_UINT16: minplus_arg_u16(A, B, C, K, m, k, n); break;
+  case CK_INT32: minplus_arg_i32(A, B, C, K, m, k, n); break;
+  case CK_UINT32: minplus_arg_u32(A, B, C, K, m, k, n); break;
+  default: minplus_arg_double(A, B, C, K, m, k, n); break;
+  }
+}
+
 void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m, size_t k,
                     size_t n) {
   switch (t) {

@@ -41,6 +41,50 @@ ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void 
   return ck_host_product(ck_minplus_device, t, kernel, A, B, C, m, k, n);
 }
 
+ck_status ck_minplus_arg(ck_dtype t, int kernel, const void *A, const void *B, void *C, double *K,
+                         size_t m, size_t k, size_t n) {
+  CK_TRY(check_class(t));
+  if (kernel == CK_MINPLUS_CPU) {
+    ck_minplus_arg_cpu(t, A, B, C, K, m, k, n);
+    return CK_OK;
+  }
+  if (!is_gpu_kernel(kernel)) return ck_fail(CK_ERR_INVALID, "unknown min-plus kernel %d", kernel);
+  CK_TRY(ck_device_init());
+  if (m == 0 || n == 0) return CK_OK;
+  size_t es = ck_dtype_size(t);
+  void *dA = NULL, *dB = NULL, *dC = NULL, *dK = NULL;
+  ck_status s;
+  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dK, m * n * sizeof(double))) == CK_OK &&
+      (s = ck_upload(dA, A, m * k * es)) == CK_OK && (s = ck_upload(dB, B, k * n * es)) == CK_OK &&
+      (s = ck_minplus_arg_device(t, kernel, dA, dB, dC, dK, m, k, n)) == CK_OK &&
+      (s = ck_download(C, dC, m * n * es)) == CK_OK)
+    s = ck_download(K, dK, m * n * sizeof(double));
+  ck_dev_free(dA);
+  ck_dev_free(dB);
+  ck_dev_free(dC);
+  ck_dev_free(dK);
+  return s;
+}
+
+/* The product with its witness, the witness in scratch: what ck_minplus_arg_time times. */
+static ck_status arg_with_scratch(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
+                                  size_t m, size_t k, size_t n) {
+  void *dK = NULL;
+  CK_TRY(ck_dev_alloc(&dK, (m * n > 0 ? m * n : 1) * sizeof(double)));
+  ck_status s = ck_minplus_arg_device(t, kernel, dA, dB, dC, dK, m, k, n);
+  ck_dev_free(dK);
+  return s;
+}
+
+ck_status ck_minplus_arg_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
+                              int reps, double *times_ms) {
+  CK_TRY(check_class(t));
+  if (!is_gpu_kernel(kernel)) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
+  return ck_time_product(arg_with_scratch, t, kernel, m, k, n, warmup, reps, times_ms);
+}
+
 ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
                           int reps, double *times_ms) {
   CK_TRY(check_class(t));

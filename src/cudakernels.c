@@ -4,8 +4,8 @@
  *   __cudakernels__ ("available")                       -> logical
  *   __cudakernels__ ("info")                            -> struct
  *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
- *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C
- *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
+ *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C, and K (the argmin) if asked for
+ *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]) -> times in ms
  *   __cudakernels__ ("minplus_ceiling", CLASS)          -> register-only pair updates per second
  *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
  *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
@@ -232,22 +232,40 @@ static void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   if (mxGetM(prhs[1]) != k) fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
   int kernel = get_minplus_kernel(prhs[2]);
   mxArray *C = mxCreateUninitNumericMatrix((mwSize)m, (mwSize)n, class_of(t), mxREAL);
-  ck_status s = ck_minplus(t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), mxGetData(C), m, k, n);
-  if (s != CK_OK) mxDestroyArray(C);
+  mxArray *K = nlhs > 1 ? mxCreateUninitNumericMatrix((mwSize)m, (mwSize)n, mxDOUBLE_CLASS, mxREAL)
+                        : NULL;
+  ck_status s = K ? ck_minplus_arg(t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), mxGetData(C),
+                                   mxGetPr(K), m, k, n)
+                  : ck_minplus(t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), mxGetData(C), m,
+                               k, n);
+  if (s != CK_OK) {
+    mxDestroyArray(C);
+    if (K) mxDestroyArray(K);
+  }
   check(s);
   plhs[0] = C;
+  if (K) plhs[1] = K;
 }
 
 static void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  need_args(nrhs, 7, "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS");
+  if (nrhs != 8) need_args(nrhs, 7, "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"]");
+  int with_arg = 0;
+  if (nrhs == 8) {
+    char flag[8];
+    get_string(prhs[7], flag, sizeof flag, "the 8th argument");
+    if (strcmp(flag, "arg")) fail_invalid("the 8th argument of minplus_time must be \"arg\"");
+    with_arg = 1;
+  }
   ck_dtype t = get_dtype_name(prhs[0]);
   int kernel = get_minplus_kernel(prhs[1]);
   size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
   size_t warmup = get_size(prhs[5], "WARMUP"), reps = get_size(prhs[6], "REPS");
   if (reps < 1 || reps > 100000 || warmup > 100000) fail_invalid("REPS must be 1..100000");
   mxArray *times = mxCreateDoubleMatrix(1, (mwSize)reps, mxREAL);
-  ck_status s = ck_minplus_time(t, kernel, m, k, n, (int)warmup, (int)reps, mxGetPr(times));
+  ck_status s = with_arg ? ck_minplus_arg_time(t, kernel, m, k, n, (int)warmup, (int)reps,
+                                               mxGetPr(times))
+                         : ck_minplus_time(t, kernel, m, k, n, (int)warmup, (int)reps, mxGetPr(times));
   if (s != CK_OK) mxDestroyArray(times);
   check(s);
   plhs[0] = times;
@@ -502,7 +520,30 @@ static void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *
   need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
   int kernel = get_minplus_kernel(prhs[5]);
   if (kernel == CK_MINPLUS_CPU) fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
-  device_product(plhs, prhs, kernel, ck_minplus_device);
+  if (nlhs < 2) {
+    device_product(plhs, prhs, kernel, ck_minplus_device);
+    return;
+  }
+  /* with the witness K: a second (double) device array */
+  ck_dtype ta, tb;
+  size_t na, nb;
+  void *pa, *pb, *pc, *pk;
+  check(ck_array_lookup(get_id(prhs[0], "IDA"), &ta, &na, &pa));
+  check(ck_array_lookup(get_id(prhs[1], "IDB"), &tb, &nb, &pb));
+  size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
+  if (ta != tb) fail_invalid("A and B must be of the same class");
+  if (na != m * k || nb != k * n) fail_invalid("M, K, N do not match the arrays");
+  ck_array_id idc = 0, idk = 0;
+  check(ck_array_create(ta, m * n, &idc, &pc));
+  ck_status s = ck_array_create(CK_DOUBLE, m * n, &idk, &pk);
+  if (s == CK_OK) s = ck_minplus_arg_device(ta, kernel, pa, pb, pc, pk, m, k, n);
+  if (s != CK_OK) {
+    ck_array_free(idc);
+    ck_array_free(idk);
+  }
+  check(s);
+  plhs[0] = id_value(idc);
+  plhs[1] = id_value(idk);
 }
 
 static void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -41,6 +41,17 @@ function sanitize_minplus ()
       __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
     endfor
   endfor
+  for cls = {"single", "double", "int32"}   # the witness K
+    for kernel = {"naive", "coalesced", "regblock"}
+      A = cast (round (5 * randn (65, 33)), cls{1}); B = cast (round (5 * randn (33, 70)), cls{1});
+      [C, K] = gpu_minplus (A, B, "kernel", kernel{1});
+      [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
+      if (! isequal (C, RC) || ! isequal (K, RK))
+        error ("sanitize_minplus: witness %s %s differs from the CPU reference", kernel{1}, cls{1});
+      endif
+      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2, "arg");
+    endfor
+  endfor
   __cudakernels__ ("test_alloc_limit", 50000);
   unwind_protect
     try

@@ -2,15 +2,20 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## -*- texinfo -*-
-## @deftypefn {} {@var{C} =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel})
+## @deftypefn {} {[@var{C}, @var{K}] =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel})
 ## Run the gateway's product @var{op} on checked operands: host matrices give a
 ## host result; gpu_arrays (both, after @code{ck_matrix_args}) a gpu_array
-## result computed without leaving the device.
+## result computed without leaving the device.  @var{K}, the min-plus witness,
+## is computed only when asked for.
 ## @end deftypefn
 
-function C = ck_product (caller, op, A, B, kernel)
+function [C, K] = ck_product (caller, op, A, B, kernel)
   if (! isa (A, "gpu_array"))
-    C = ck_call (caller, op, A, B, kernel);
+    if (nargout < 2)    # the witness costs time: only when asked for
+      C = ck_call (caller, op, A, B, kernel);
+    else
+      [C, K] = ck_call (caller, op, A, B, kernel);
+    endif
     return;
   endif
   if (strcmp (kernel, "cpu"))
@@ -18,6 +23,11 @@ function C = ck_product (caller, op, A, B, kernel)
            "%s: the cpu kernel works on host arrays; gather the gpu_arrays first", caller);
   endif
   m = rows (A); k = columns (A); n = columns (B);
-  id = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+  if (nargout < 2)
+    id = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+  else
+    [id, idk] = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+    K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n]);
+  endif
   C = gpu_array ("__cudakernels_wrap__", id, classUnderlying (A), [m n]);
 endfunction
