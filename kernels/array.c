@@ -221,7 +221,8 @@ ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out) {
 }
 
 ck_status ck_reset(void) {
-  while (count > 0) ck_array_free(table[count - 1].id);
+  for (size_t i = 0; i < count; i++) ck_dev_free(table[i].ptr);
+  count = 0;
   stage_release();
   ck_cublas_release();
   cudaError_t e = cudaDeviceReset();

@@ -83,34 +83,6 @@ __device__ __forceinline__ void store_block(const T (&acc)[TM][TN], T *C, int ro
     }
 }
 
-/* ---- v3 regblock (2-D register blocking): each thread computes a TM x TN block of C from
- * registers; per step of p it loads TM values of A and TN of B from shared memory for TM*TN
- * multiply-adds. ---- */
-template <class T, int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    mm_regblock(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
-                const T *__restrict__ B, T *__restrict__ C) {
-  const int NT = (BM / TM) * (BN / TN);
-  __shared__ T As[BM * BK], Bs[BK * BN];
-  const int tid = threadIdx.x;
-  const int trow = tid / (BN / TN), tcol = tid % (BN / TN);
-  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
-  A += (size_t)brow * K;
-  B += bcol;
-  T acc[TM][TN] = {};
-  for (int bk = 0; bk < K; bk += BK) {
-    for (int idx = tid; idx < BM * BK; idx += NT) As[idx] = A[(size_t)(idx / BK) * K + idx % BK];
-    for (int idx = tid; idx < BK * BN; idx += NT) Bs[idx] = B[(size_t)(idx / BN) * N + idx % BN];
-    __syncthreads();
-    A += BK;
-    B += (size_t)BK * N;
-    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN,
-                                [&](int a, int p) { return (trow * TM + a) * BK + p; });
-    __syncthreads();
-  }
-  store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
-}
-
 /* 16 bytes of T: the widest load a thread can issue. */
 template <class T> union vec16 {
   uint4 raw;
@@ -140,13 +112,17 @@ __device__ __forceinline__ void stage_tiles(const T *A, const T *B, int K, int N
   }
 }
 
-/* ---- v4 vectorized: v3 with 16-byte global and shared loads and the A tile transposed. ---- */
-template <class T, int BM, int BN, int BK, int TM, int TN>
+/* ---- v3 regblock and v4 vectorized (2-D register blocking): each thread computes a TM x TN
+ * block of C from registers; per step of p it loads TM values of A and TN of B from shared
+ * memory for TM*TN multiply-adds. VEC (v4) stages the tiles with 16-byte loads and A's tile
+ * transposed, so that the inner loop reads A's values contiguously; v3 stages element by
+ * element, A's tile as is. ---- */
+template <class T, int BM, int BN, int BK, int TM, int TN, bool VEC>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    mm_vectorized(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
-                  const T *__restrict__ B, T *__restrict__ C) {
+    mm_regblock(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
+                const T *__restrict__ B, T *__restrict__ C) {
   const int NT = (BM / TM) * (BN / TN);
-  __shared__ __align__(16) T As[BK * BM];
+  __shared__ __align__(16) T As[BM * BK];
   __shared__ __align__(16) T Bs[BK * BN];
   const int tid = threadIdx.x;
   const int trow = tid / (BN / TN), tcol = tid % (BN / TN);
@@ -155,12 +131,18 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   B += bcol;
   T acc[TM][TN] = {};
   for (int bk = 0; bk < K; bk += BK) {
-    stage_tiles<T, BM, BN, BK, NT>(A, B, K, N, As, Bs);
+    if (VEC) {
+      stage_tiles<T, BM, BN, BK, NT>(A, B, K, N, As, Bs);
+    } else {
+      for (int idx = tid; idx < BM * BK; idx += NT) As[idx] = A[(size_t)(idx / BK) * K + idx % BK];
+      for (int idx = tid; idx < BK * BN; idx += NT) Bs[idx] = B[(size_t)(idx / BN) * N + idx % BN];
+    }
     __syncthreads();
     A += BK;
     B += (size_t)BK * N;
-    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN,
-                                [&](int a, int p) { return p * BM + trow * TM + a; });
+    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN, [&](int a, int p) {
+      return VEC ? p * BM + trow * TM + a : (trow * TM + a) * BK + p;
+    });
     __syncthreads();
   }
   store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
@@ -317,11 +299,11 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
   if (s == CK_OK) {
     if (kernel == CK_MATMUL_REGBLOCK) {
       dim3 grid(Np / c::RB_BN, Mp / c::RB_BM);
-      mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN>
+      mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN, false>
           <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
     } else if (kernel == CK_MATMUL_VECTORIZED) {
       dim3 grid(Np / c::RB_BN, Mp / c::RB_BM);
-      mm_vectorized<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN>
+      mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN, true>
           <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
     } else {
       dim3 grid(Np / c::WT_BN, Mp / c::WT_BM);

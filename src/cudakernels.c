@@ -493,41 +493,18 @@ static void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray
   plhs[0] = id_value(out);
 }
 
-/* The operands of a device product: two arrays of one floating class with m*k and k*n elements. */
+/* The operands of a device product: two arrays of one class with m*k and k*n elements; the
+ * result C, and with `fn_k` the min-plus witness K (double) as a second array. */
 typedef ck_status device_product_fn(ck_dtype t, int kernel, const void *dA, const void *dB,
                                     void *dC, size_t m, size_t k, size_t n);
+typedef ck_status device_witness_fn(ck_dtype t, int kernel, const void *dA, const void *dB,
+                                    void *dC, double *dK, size_t m, size_t k, size_t n);
 
 static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
-                           device_product_fn *fn) {
+                           device_product_fn *fn, device_witness_fn *fn_k) {
   ck_dtype ta, tb;
   size_t na, nb;
-  void *pa, *pb, *pc;
-  check(ck_array_lookup(get_id(prhs[0], "IDA"), &ta, &na, &pa));
-  check(ck_array_lookup(get_id(prhs[1], "IDB"), &tb, &nb, &pb));
-  size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
-  if (ta != tb) fail_invalid("A and B must be of the same class");
-  if (na != m * k || nb != k * n) fail_invalid("M, K, N do not match the arrays");
-  ck_array_id idc = 0;
-  check(ck_array_create(ta, m * n, &idc, &pc));
-  ck_status s = fn(ta, kernel, pa, pb, pc, m, k, n);
-  if (s != CK_OK) ck_array_free(idc);
-  check(s);
-  plhs[0] = id_value(idc);
-}
-
-static void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
-  int kernel = get_minplus_kernel(prhs[5]);
-  if (kernel == CK_MINPLUS_CPU) fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
-  if (nlhs < 2) {
-    device_product(plhs, prhs, kernel, ck_minplus_device);
-    return;
-  }
-  /* with the witness K: a second (double) device array */
-  ck_dtype ta, tb;
-  size_t na, nb;
-  void *pa, *pb, *pc, *pk;
+  void *pa, *pb, *pc, *pk = NULL;
   check(ck_array_lookup(get_id(prhs[0], "IDA"), &ta, &na, &pa));
   check(ck_array_lookup(get_id(prhs[1], "IDB"), &tb, &nb, &pb));
   size_t m = get_size(prhs[2], "M"), k = get_size(prhs[3], "K"), n = get_size(prhs[4], "N");
@@ -535,21 +512,30 @@ static void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *
   if (na != m * k || nb != k * n) fail_invalid("M, K, N do not match the arrays");
   ck_array_id idc = 0, idk = 0;
   check(ck_array_create(ta, m * n, &idc, &pc));
-  ck_status s = ck_array_create(CK_DOUBLE, m * n, &idk, &pk);
-  if (s == CK_OK) s = ck_minplus_arg_device(ta, kernel, pa, pb, pc, pk, m, k, n);
+  ck_status s = fn_k ? ck_array_create(CK_DOUBLE, m * n, &idk, &pk) : CK_OK;
+  if (s == CK_OK)
+    s = fn_k ? fn_k(ta, kernel, pa, pb, pc, (double *)pk, m, k, n)
+             : fn(ta, kernel, pa, pb, pc, m, k, n);
   if (s != CK_OK) {
     ck_array_free(idc);
     ck_array_free(idk);
   }
   check(s);
   plhs[0] = id_value(idc);
-  plhs[1] = id_value(idk);
+  if (fn_k) plhs[1] = id_value(idk);
+}
+
+static void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
+  int kernel = get_minplus_kernel(prhs[5]);
+  if (kernel == CK_MINPLUS_CPU) fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
+  device_product(plhs, prhs, kernel, ck_minplus_device, nlhs > 1 ? ck_minplus_arg_device : NULL);
 }
 
 static void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL");
-  device_product(plhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device);
+  device_product(plhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, NULL);
 }
 
 static void cmd_sum_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
