@@ -268,6 +268,21 @@ endfunction
 %! assert (gather (gpu_matmul (gpu_array (ones (2)), ones (2))), 2 * ones (2));
 %! assert (released ());
 
+%!testif ; gpu_available ()
+%! ## "pkg unload" runs PKG_DEL, which releases every device array
+%! G = gpu_array (ones (100));
+%! H = gpu_minplus (G, G);
+%! run (fullfile (fileparts (which ("gpu_minplus")), "PKG_DEL.m"));
+%! assert (released ());
+%! try
+%!   gather (H);
+%!   error ("test:noerror", "no error for an array released at unload");
+%! catch err
+%!   assert (err.identifier, "cudakernels:stalearray");
+%! end_try_catch
+%! clear G H
+%! assert (gather (gpu_array (int8 ([1 2]))), int8 ([1 2]));
+
 %!demo
 %! ## All-pairs shortest paths without leaving the device.
 %! n = 1000;
