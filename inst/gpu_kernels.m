@@ -12,7 +12,7 @@
 ## @example
 ## @group
 ## gpu_kernels ("minplus")
-## @result{} @{"naive", "coalesced", "regblock", "cpu"@}
+## @result{} @{"naive", "coalesced", "regblock", "warptile", "cpu"@}
 ## @end group
 ## @end example
 ##
@@ -29,7 +29,7 @@ function names = gpu_kernels (op)
   names = ck_call ("gpu_kernels", "kernels", op);
 endfunction
 
-%!assert (gpu_kernels ("minplus"), {"naive", "coalesced", "regblock", "cpu"})
+%!assert (gpu_kernels ("minplus"), {"naive", "coalesced", "regblock", "warptile", "cpu"})
 %!assert (gpu_kernels ("sum"), {"atomic", "pairwise", "interleaved", "strided", ...
 %!        "sequential", "twoload", "warpunroll", "shuffle", "cub", "cpu"})
 %!error <Invalid call> gpu_kernels ()

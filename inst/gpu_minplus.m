@@ -48,7 +48,12 @@
 ## @code{gpu_kernels ("minplus")}):
 ##
 ## @table @asis
-## @item @qcode{"regblock"} (@qcode{"v2"}, the default)
+## @item @qcode{"warptile"} (@qcode{"v3"}, the default)
+## tiles staged in shared memory, warp tiles and a register block per thread;
+## integers run on the DPX min-add instructions of Hopper GPUs (emulated on
+## others), two 16-bit sums per instruction where the values allow, whenever
+## no sum can overflow the instruction's word (otherwise as @qcode{"regblock"});
+## @item @qcode{"regblock"} (@qcode{"v2"})
 ## each GPU thread keeps an 8-by-8 block of @var{C} in registers;
 ## @item @qcode{"coalesced"} (@qcode{"v1"})
 ## one thread per element of @var{C}, neighbouring threads on neighbouring rows;
@@ -85,7 +90,7 @@ function [C, K] = gpu_minplus (A, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "regblock", {"v0", "v1", "v2"},
+  [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "warptile", {"v0", "v1", "v2", "v3"},
                                    A, varargin{:});
   if (nargout < 2)
     C = ck_product ("gpu_minplus", "minplus", A, B, kernel);
@@ -207,8 +212,49 @@ endfunction
 %!  endfor
 %!endfunction
 
+%!function check_int_paths (kernel)
+%!  ## value ranges that take each integer path of warptile: packed 16-bit words,
+%!  ## 32-bit words (intmax as "no edge"; sums saturating at either end), and the
+%!  ## wide fallback when the spreads cannot fit.  Half the shapes draw from five
+%!  ## levels only, for ties and sums at the edges.  C and K against Octave's own.
+%!  cases = {"int8", -128, 127, -128, 127;            # packed
+%!           "uint8", 0, 255, 0, 255;                 # packed
+%!           "int16", -300, 300, -50, 400;            # packed
+%!           "int16", 0, 32767, 0, 32767;             # packed, sums past intmax
+%!           "uint16", 0, 65535, 0, 65535;            # 32-bit words
+%!           "int16", -32768, 32767, -32768, 32767;   # 32-bit words
+%!           "int32", 0, 2147483647, 0, 2147483647;   # 32-bit words, sums past intmax
+%!           "int32", -2147483647, 0, -100, 0;        # 32-bit words, sums past intmin
+%!           "uint32", 2^31, 2^32 - 1, 2^31, 2^32 - 1;  # every sum saturates
+%!           "uint32", 0, 2^31, 0, 2^31 - 1;          # 32-bit words, no saturation
+%!           "int32", -2^31, 2^31 - 1, -2^31, 2^31 - 1};  # wide fallback
+%!  shapes = [1 1 1; 63 65 64; 65 129 63; 130 17 257; 200 300 100; 3 1000 5];
+%!  for c = 1:rows (cases)
+%!    [cls, alo, ahi, blo, bhi] = cases{c, :};
+%!    for s = 1:rows (shapes)
+%!      m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
+%!      if (mod (s, 2))
+%!        A = alo + (ahi - alo) * randi ([0 4], m, k) / 4;
+%!        B = blo + (bhi - blo) * randi ([0 4], k, n) / 4;
+%!      else
+%!        A = randi ([alo ahi], m, k); B = randi ([blo bhi], k, n);
+%!        A(rand (m, k) < 0.2) = ahi;
+%!      endif
+%!      A = cast (round (A), cls); B = cast (round (B), cls);
+%!      [R, RK] = min (A + permute (B, [3 1 2]), [], 2);
+%!      what = sprintf ("%s %s [%g %g]+[%g %g] %dx%dx%d", kernel, cls, alo, ahi, blo, bhi, m, k, n);
+%!      C = gpu_minplus (A, B, "kernel", kernel);
+%!      assert (isequal (C, reshape (R, m, n)), [what ": C differs"]);
+%!      [C, K] = gpu_minplus (A, B, "kernel", kernel);
+%!      assert (isequal (C, reshape (R, m, n)), [what ": C with K differs"]);
+%!      assert (isequal (K, reshape (RK, m, n)), [what ": K differs"]);
+%!    endfor
+%!  endfor
+%!endfunction
+
 %!test
 %! check_witness ("cpu", [1 1 1; 3 5 2; 40 17 33; 2 0 3; 65 64 1]);
+%! check_int_paths ("cpu");
 %! [C, K] = gpu_minplus ([0 3 Inf; Inf 0 1; 2 Inf 0], "kernel", "cpu");
 %! assert (K, [1 1 2; 3 2 2; 1 1 3]);   # ties go to the smallest k
 
@@ -260,12 +306,12 @@ endfunction
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", "nosuch")
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", 2)
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), "speed", "fast")
-%!error <unknown kernel "nosuch"; the kernels are: naive, coalesced, regblock, cpu> ...
+%!error <unknown kernel "nosuch"; the kernels are: naive, coalesced, regblock, warptile, cpu> ...
 %! gpu_minplus (ones (2), "kernel", "nosuch")
 
 ## ---- without a GPU: a clear error, and Octave keeps working ----
 %!testif ; ! gpu_available ()
-%! for kernel = {"regblock", "coalesced", "naive"}
+%! for kernel = {"warptile", "regblock", "coalesced", "naive"}
 %!   try
 %!     gpu_minplus (ones (2), "kernel", kernel{1});
 %!     error ("test:noerror", "no error without a GPU");
@@ -280,7 +326,12 @@ endfunction
 %!shared shapes
 %! shapes = [1 1 1; 2 2 2; 63 63 63; 64 64 64; 65 65 65; 257 257 257; 1000 1000 1000; ...
 %!           65 1 130; 1 300 1; 1 1 70; 100 257 3; 3 7 1000; 130 64 65; 200 1000 1; ...
-%!           1 64 129; 127 129 191];
+%!           1 64 129; 127 129 191; 40 3000 30];   # 1000^3, 200x1000x1 and 40x3000x30 split k
+
+%!testif ; gpu_available ()
+%! check_kernel ("warptile", "single", shapes);
+%! check_kernel ("warptile", "double", shapes);
+%! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
 %! check_kernel ("regblock", "single", shapes);
@@ -300,7 +351,7 @@ endfunction
 %!testif ; gpu_available ()
 %! ## integer classes on every GPU kernel, odd and non-square sizes
 %! ishapes = [1 1 1; 2 3 4; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 100 0 7; 200 300 100];
-%! for kernel = {"regblock", "coalesced", "naive"}
+%! for kernel = {"warptile", "regblock", "coalesced", "naive"}
 %!   check_int_kernel (kernel{1}, ishapes);
 %! endfor
 %! A = int16 (randi ([-300 300], 500, 400)); B = int16 (randi ([-300 300], 400, 300));
@@ -309,9 +360,15 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
+%! ## every integer path of warptile: packed and 32-bit DPX words, saturation, fallback
+%! check_int_paths ("warptile");
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
-%! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100];
-%! for kernel = {"regblock", "coalesced", "naive"}
+%! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100; ...
+%!            60 1500 40];   # the last: few output tiles, so warptile splits k
+%! for kernel = {"warptile", "regblock", "coalesced", "naive"}
 %!   check_witness (kernel{1}, wshapes);
 %! endfor
 %! A = round (10 * rand (300, 200, "single")); B = round (10 * rand (200, 100, "single"));
@@ -322,10 +379,11 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
-%! ## the default is regblock; the vN aliases name the same kernels
+%! ## the default is warptile; the vN aliases name the same kernels
 %! A = messy (70, 70, "single", true);
 %! R = ref_minplus (A, A);
 %! assert (gpu_minplus (A), R, 0);
+%! assert (gpu_minplus (A, "kernel", "v3"), R, 0);
 %! assert (gpu_minplus (A, "kernel", "v0"), R, 0);
 %! assert (gpu_minplus (A, A, "kernel", "V1"), R, 0);
 %! assert (gpu_minplus (A, "kernel", "v2"), R, 0);
@@ -334,7 +392,7 @@ endfunction
 %! ## special values, k == 0, empty and mixed classes on the GPU
 %! A = [NaN NaN; Inf 1; -Inf 2];
 %! B = [NaN 0; NaN -Inf];
-%! for kernel = {"regblock", "coalesced", "naive"}
+%! for kernel = {"warptile", "regblock", "coalesced", "naive"}
 %!   assert (gpu_minplus (A, B, "kernel", kernel{1}), [NaN NaN; NaN -Inf; NaN -Inf]);
 %!   assert (gpu_minplus (zeros (3, 0), zeros (0, 4), "kernel", kernel{1}), Inf (3, 4));
 %!   assert (size (gpu_minplus (zeros (0, 3), ones (3, 4), "kernel", kernel{1})), [0 4]);
@@ -358,9 +416,32 @@ endfunction
 %! endfor
 
 %!testif ; gpu_available ()
-%! ## out of device memory: an identified error, nothing leaked, the next call works
+%! ## more than the device memory: the product is cut into slices of rows, columns
+%! ## and k (merged), and C and K come out exact; nothing is leaked
+%! A = messy (300, 2000, "single", true); B = messy (2000, 250, "single", true);
+%! Ai = int32 (randi ([-5 5], 200, 700)); Bi = int32 (randi ([-5 5], 700, 90));
+%! Ai(rand (size (Ai)) < 0.3) = intmax ("int32");
+%! [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%! [Ri, RKi] = gpu_minplus (Ai, Bi, "kernel", "cpu");
+%! for limit = [2^22, 2^20]
+%!   __cudakernels__ ("test_alloc_limit", limit);
+%!   unwind_protect
+%!     C = gpu_minplus (A, B);
+%!     [C2, K] = gpu_minplus (A, B);
+%!     [Ci, Ki] = gpu_minplus (Ai, Bi, "kernel", "regblock");
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("test_alloc_limit", 0);
+%!   end_unwind_protect
+%!   assert (C, R, 0); assert (C2, R, 0); assert (K, RK, 0);
+%!   assert (Ci, Ri, 0); assert (Ki, RKi, 0);
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! ## out of device memory even for the smallest slice: an identified error,
+%! ## nothing leaked, the next call works
 %! A = rand (600, "single");
-%! __cudakernels__ ("test_alloc_limit", 2^20);
+%! __cudakernels__ ("test_alloc_limit", 2^10);
 %! unwind_protect
 %!   try
 %!     gpu_minplus (A);
@@ -396,6 +477,17 @@ endfunction
 %! endfor
 %! assert (gpu_memory_is_released ());
 %! assert (gpu_info ().free_memory >= free0 - 2^24);
+
+%!testif ; gpu_available ()
+%! ## integers take the DPX path (timing inputs are 0..999, so no sum can wrap): far
+%! ## faster than regblock's wide accumulation, on Hopper and on the emulation alike;
+%! ## the probe of the DPX ceiling runs for every class
+%! t_reg = median (__cudakernels__ ("minplus_time", "int32", "regblock", 2048, 2048, 2048, 1, 5));
+%! t_dpx = median (__cudakernels__ ("minplus_time", "int32", "warptile", 2048, 2048, 2048, 1, 5));
+%! assert (t_dpx < t_reg / 2, sprintf ("warptile %.2f ms, regblock %.2f ms", t_dpx, t_reg));
+%! for cls = {"int8", "uint8", "int16", "uint16", "int32", "uint32"}
+%!   assert (__cudakernels__ ("minplus_ceiling", cls{1}) > 0);
+%! endfor
 
 %!testif ; gpu_available ()
 %! ## on a GPU the register-blocked kernel beats the naive one by a wide margin (median of 5)

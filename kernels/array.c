@@ -15,7 +15,11 @@ static struct {
   int ready, failed, atexit_registered;
 } stage;
 
+static cudaStream_t copy_stream = NULL; /* see ck_copy_stream */
+
 static void stage_release(void) {
+  if (copy_stream) cudaStreamDestroy(copy_stream);
+  copy_stream = NULL;
   for (int b = 0; b < 2; b++) {
     if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
     if (stage.done[b]) cudaEventDestroy(stage.done[b]);
@@ -57,42 +61,57 @@ static void parallel_copy(void *dst, const void *src, size_t bytes) {
   }
 }
 
-ck_status ck_upload(void *dst_dev, const void *src_host, size_t bytes) {
-  CK_TRY(ck_device_init());
+/* The stream of the pipelined transfers (ck_upload_async, ck_download_after): non-blocking, so
+ * that its copies run beside kernels on the default stream. */
+
+cudaStream_t ck_copy_stream(void) {
+  if (!copy_stream && cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking) != cudaSuccess) {
+    (void)cudaGetLastError();
+    copy_stream = NULL; /* the default stream then: correct, without the overlap */
+  }
+  return copy_stream;
+}
+
+/* Host to device on stream st through the two pinned buffers: one is filled while the DMA engine
+ * drains the other. Returns once the host data has been read; the last copies may still be in
+ * flight on st. */
+static ck_status staged_upload(void *dst_dev, const void *src_host, size_t bytes, cudaStream_t st) {
   if (bytes < DIRECT_BYTES || !stage_ok()) {
-    CK_CUDA(cudaMemcpy(dst_dev, src_host, bytes, cudaMemcpyHostToDevice), "copying to the device");
+    CK_CUDA(cudaMemcpyAsync(dst_dev, src_host, bytes, cudaMemcpyHostToDevice, st),
+            "copying to the device");
     return CK_OK;
   }
-  /* Fill one buffer while the DMA engine drains the other. */
   for (size_t off = 0, i = 0; off < bytes; off += STAGE_BYTES, i++) {
     int b = (int)(i % 2);
     size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
     CK_CUDA(cudaEventSynchronize(stage.done[b]), "waiting for a staging buffer");
     parallel_copy(stage.buf[b], (const char *)src_host + off, len);
-    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, stage.buf[b], len, cudaMemcpyHostToDevice, 0),
+    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, stage.buf[b], len, cudaMemcpyHostToDevice, st),
             "copying to the device");
-    CK_CUDA(cudaEventRecord(stage.done[b], 0), "copying to the device");
+    CK_CUDA(cudaEventRecord(stage.done[b], st), "copying to the device");
   }
-  CK_CUDA(cudaStreamSynchronize(0), "copying to the device");
   return CK_OK;
 }
 
-ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes) {
-  CK_TRY(ck_device_init());
+/* Device to host on stream st: chunk i+1 is in flight while chunk i is copied out of its
+ * buffer. Returns when the data is in dst_host. */
+static ck_status staged_download(void *dst_host, const void *src_dev, size_t bytes,
+                                 cudaStream_t st) {
   if (bytes < DIRECT_BYTES || !stage_ok()) {
-    CK_CUDA(cudaMemcpy(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost), "copying from the device");
+    CK_CUDA(cudaMemcpyAsync(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost, st),
+            "copying from the device");
+    CK_CUDA(cudaStreamSynchronize(st), "copying from the device");
     return CK_OK;
   }
   size_t chunks = (bytes + STAGE_BYTES - 1) / STAGE_BYTES;
-  /* Chunk i+1 is in flight while chunk i is copied out of its buffer. */
   for (size_t i = 0; i < chunks + 1; i++) {
     if (i < chunks) {
       int b = (int)(i % 2);
       size_t off = i * STAGE_BYTES, len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
       CK_CUDA(cudaMemcpyAsync(stage.buf[b], (const char *)src_dev + off, len,
-                              cudaMemcpyDeviceToHost, 0),
+                              cudaMemcpyDeviceToHost, st),
               "copying from the device");
-      CK_CUDA(cudaEventRecord(stage.done[b], 0), "copying from the device");
+      CK_CUDA(cudaEventRecord(stage.done[b], st), "copying from the device");
     }
     if (i > 0) {
       size_t j = i - 1, off = j * STAGE_BYTES;
@@ -102,6 +121,31 @@ ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes) {
     }
   }
   return CK_OK;
+}
+
+ck_status ck_upload(void *dst_dev, const void *src_host, size_t bytes) {
+  CK_TRY(ck_device_init());
+  CK_TRY(staged_upload(dst_dev, src_host, bytes, 0));
+  CK_CUDA(cudaStreamSynchronize(0), "copying to the device");
+  return CK_OK;
+}
+
+ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes) {
+  CK_TRY(ck_device_init());
+  return staged_download(dst_host, src_dev, bytes, 0);
+}
+
+ck_status ck_upload_async(void *dst_dev, const void *src_host, size_t bytes, cudaEvent_t done) {
+  cudaStream_t st = ck_copy_stream();
+  CK_TRY(staged_upload(dst_dev, src_host, bytes, st));
+  CK_CUDA(cudaEventRecord(done, st), "copying to the device");
+  return CK_OK;
+}
+
+ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, cudaEvent_t ready) {
+  cudaStream_t st = ck_copy_stream();
+  CK_CUDA(cudaStreamWaitEvent(st, ready, 0), "ordering a copy after a kernel");
+  return staged_download(dst_host, src_dev, bytes, st);
 }
 
 ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void *A, const void *B,

@@ -1,6 +1,9 @@
 /* The compute ceiling of a min-plus kernel on this GPU: the rate of pair updates v = min(v, x + y)
  * from registers only, with no memory traffic, in the same 8x8-accumulator shape a register-blocked
- * kernel uses. A kernel's Tpair/s over this rate says how much of the arithmetic pipe it uses. */
+ * kernel uses. A kernel's Tpair/s over this rate says how much of the arithmetic pipe it uses.
+ * Integer classes are probed on the instruction their fastest path uses: the DPX min-add on 32-bit
+ * words for int32/uint32, and on two 16-bit halves (two pairs per instruction) for the 8- and
+ * 16-bit classes. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -11,14 +14,35 @@
 #define BLOCK 256
 #define BLOCKS_PER_SM 8
 
-template <class T> __device__ __forceinline__ T pair_min(T v, T t);
-template <> __device__ __forceinline__ float pair_min(float v, float t) { return fminf(v, t); }
-template <> __device__ __forceinline__ double pair_min(double v, double t) { return fmin(v, t); }
+/* v = min(v, x + y) in each representation; PAIRS: pair updates per call. */
+struct probe_float {
+  typedef float T;
+  enum { PAIRS = 1 };
+  static __device__ __forceinline__ T update(T v, T x, T y) { return fminf(v, x + y); }
+};
+struct probe_double {
+  typedef double T;
+  enum { PAIRS = 1 };
+  static __device__ __forceinline__ T update(T v, T x, T y) { return fmin(v, x + y); }
+};
+struct probe_u32 {
+  typedef unsigned T;
+  enum { PAIRS = 1 };
+  static __device__ __forceinline__ T update(T v, T x, T y) { return __viaddmin_u32(x, y, v); }
+};
+struct probe_u16x2 {
+  typedef unsigned T;
+  enum { PAIRS = 2 };
+  static __device__ __forceinline__ T update(T v, T x, T y) { return __viaddmin_u16x2(x, y, v); }
+};
 
 /* Operands rotate between iterations so the compiler cannot hoist the updates out of the loop.
  * The trip count is a run-time argument, as in the reference ceilings program: a constant one lets
  * the compiler unroll the outer loop, which measured 5% slower (doc/NOTES.md). */
-template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *out, T seed, int iters) {
+template <class P>
+__global__ void __launch_bounds__(BLOCK)
+    ceiling_kernel(typename P::T *out, typename P::T seed, int iters) {
+  typedef typename P::T T;
   T x[R], y[R], v[R][R];
 #pragma unroll
   for (int i = 0; i < R; i++) {
@@ -33,7 +57,7 @@ template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *ou
 #pragma unroll
     for (int i = 0; i < R; i++)
 #pragma unroll
-      for (int j = 0; j < R; j++) v[i][j] = pair_min(v[i][j], x[i] + y[j]);
+      for (int j = 0; j < R; j++) v[i][j] = P::update(v[i][j], x[i], y[j]);
 #pragma unroll
     for (int i = 0; i < R; i++) {
       T t = x[i];
@@ -45,7 +69,7 @@ template <class T> __global__ void __launch_bounds__(BLOCK) ceiling_kernel(T *ou
 #pragma unroll
   for (int i = 0; i < R; i++)
 #pragma unroll
-    for (int j = 0; j < R; j++) s = pair_min(s, v[i][j] + v[j][i]);
+    for (int j = 0; j < R; j++) s = P::update(s, v[i][j], v[j][i]);
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
@@ -56,8 +80,10 @@ static int cmp_float(const void *a, const void *b) {
 
 extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   enum { REPS = 7 };
-  if (!ck_dtype_is_float(t))
-    return ck_fail(CK_ERR_INVALID, "the ceiling probe measures single and double only");
+  if ((int)t < 0 || t >= CK_INT64)
+    return ck_fail(CK_ERR_INVALID, "the ceiling probe measures the min-plus classes, not %s",
+                   ck_dtype_name(t));
+  int pairs_per_update = t == CK_DOUBLE || t == CK_SINGLE || t == CK_INT32 || t == CK_UINT32 ? 1 : 2;
   CK_TRY(ck_device_init());
   int sms = 0, dev = 0;
   CK_CUDA(cudaGetDevice(&dev), "querying the device");
@@ -72,9 +98,13 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   for (int r = -1; r < REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
     cudaEventRecord(start, 0);
     if (t == CK_SINGLE)
-      ceiling_kernel<float><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
+      ceiling_kernel<probe_float><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
+    else if (t == CK_DOUBLE)
+      ceiling_kernel<probe_double><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
+    else if (pairs_per_update == 1)
+      ceiling_kernel<probe_u32><<<blocks, BLOCK>>>((unsigned *)out, 1u, ITERS);
     else
-      ceiling_kernel<double><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
+      ceiling_kernel<probe_u16x2><<<blocks, BLOCK>>>((unsigned *)out, 0x10001u, ITERS);
     if ((e = cudaGetLastError()) != cudaSuccess) break;
     cudaEventRecord(stop, 0);
     if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)
@@ -85,7 +115,7 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   ck_dev_free(out);
   if (e != cudaSuccess) return ck_cuda_status(e, "running the ceiling probe");
   qsort(times, REPS, sizeof times[0], cmp_float);
-  double pairs = (double)blocks * BLOCK * ITERS * R * R;
+  double pairs = (double)blocks * BLOCK * ITERS * R * R * pairs_per_update;
   *pairs_per_second = pairs / (times[REPS / 2] * 1e-3);
   return CK_OK;
 }

@@ -81,13 +81,14 @@ typedef enum {
   CK_MINPLUS_NAIVE = 0, /* v0: one thread per output, threads along columns (uncoalesced) */
   CK_MINPLUS_COALESCED, /* v1: one thread per output, threads along rows (coalesced) */
   CK_MINPLUS_REGBLOCK,  /* v2: 8x8 outputs per thread from registers, padded/transposed operands */
+  CK_MINPLUS_WARPTILE,  /* v3: shared-memory warp tiles; integers through DPX where exact */
   CK_MINPLUS_NUM_GPU,
   CK_MINPLUS_CPU = CK_MINPLUS_NUM_GPU /* OpenMP reference, no GPU needed */
 } ck_minplus_kernel;
 
 #define CK_MINPLUS_DEFAULT CK_MINPLUS_REGBLOCK
 
-/* Name <-> id; names are "naive", "coalesced", "regblock", "cpu" (and "v0".."v2"). -1 if unknown. */
+/* Name <-> id; names are "naive", "coalesced", "regblock", "warptile", "cpu" (and "v0".."v3"); -1 if unknown. */
 int ck_minplus_kernel_id(const char *name);
 const char *ck_minplus_kernel_name(int id);
 

@@ -201,6 +201,26 @@ void ck_dev_forget_all(void) {
   pool = NULL; /* the reset destroyed it; the next allocation takes the new default pool */
 }
 
+size_t ck_dev_budget(void) {
+  size_t free_b = 0, total_b = 0;
+  if (ck_device_init() != CK_OK || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (pool) { /* blocks the pool keeps count as used by the device but are ours to reuse */
+    uint64_t reserved = 0, used = 0;
+    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess &&
+        reserved > used)
+      free_b += (size_t)(reserved - used);
+  }
+  if (byte_limit) {
+    size_t left = byte_limit > bytes_in_use ? byte_limit - bytes_in_use : 0;
+    if (left < free_b) free_b = left;
+  }
+  return free_b;
+}
+
 size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }
 size_t ck_dev_live_allocations(void) { return live_count; }
 void ck_dev_set_limit(size_t bytes) { byte_limit = bytes; }

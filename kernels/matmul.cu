@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ck_internal.h"
+#include "warptile.cuh"
 
 /* ---- v0 naive: one thread per output; consecutive threads take consecutive rows, so a warp
  * reads 32 different rows of A (stride K) and writes C with stride N. ---- */
@@ -83,18 +84,6 @@ __device__ __forceinline__ void store_block(const T (&acc)[TM][TN], T *C, int ro
     }
 }
 
-/* 16 bytes of T: the widest load a thread can issue. */
-template <class T> union vec16 {
-  uint4 raw;
-  T e[16 / sizeof(T)];
-};
-
-template <class T> __device__ __forceinline__ vec16<T> load16(const T *p) {
-  vec16<T> v;
-  v.raw = *(const uint4 *)p;
-  return v;
-}
-
 /* Stage a BM x BK tile of A transposed (As[p][row]), so the inner loop reads A's column slice
  * contiguously, and a BK x BN tile of B as is, both with 16-byte global loads. */
 template <class T, int BM, int BN, int BK, int NT>
@@ -148,100 +137,23 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
 }
 
-/* ---- v5 warptile: a block tile split into warp tiles, each warp's tile into WMITER x WNITER
- * sub-tiles and each thread owning TM x TN of every sub-tile, so a warp's shared-memory reads
- * stay within a few rows (fewer bank conflicts, better register reuse); double-buffered: the
- * next tiles are loaded from global memory into registers while the current ones are used, then
- * stored into the other shared buffer, with one barrier per step. ---- */
-template <class T, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int NT>
-__global__ void __launch_bounds__(NT)
-    mm_warptile(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
-                const T *__restrict__ B, T *__restrict__ C) {
-  const int E = 16 / sizeof(T);
-  const int WMITER = (WM * WN) / (32 * TM * TN * WNITER);
-  const int WSUBM = WM / WMITER, WSUBN = WN / WNITER;
-  const int LA = BM * BK / E / NT, LB = BK * BN / E / NT; /* 16-byte loads per thread and tile */
-  static_assert((WSUBN / TN) * (WSUBM / TM) == 32, "a sub-tile must take exactly one warp");
-  static_assert(LA * E * NT == BM * BK && LB * E * NT == BK * BN, "tiles split evenly");
-  __shared__ __align__(16) T As[2][BK * BM];
-  __shared__ __align__(16) T Bs[2][BK * BN];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int wrow = warp / (BN / WN), wcol = warp % (BN / WN);
-  const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
-  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
-  A += (size_t)brow * K;
-  B += bcol;
-  vec16<T> ra[LA], rb[LB];
-  auto fetch = [&](const T *a, const T *b) {
-#pragma unroll
-    for (int l = 0; l < LA; l++) {
-      int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
-      ra[l] = load16(a + (size_t)r * K + c);
-    }
-#pragma unroll
-    for (int l = 0; l < LB; l++) {
-      int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
-      rb[l] = load16(b + (size_t)r * N + c);
-    }
+/* ---- v5 warptile (kernels/warptile.cuh): warp tiles, register-staged double buffering; the
+ * plus-times semiring with a plain accumulator. ---- */
+template <class TT> struct plus_times {
+  typedef TT T;
+  struct Acc {
+    T v;
   };
-  auto store = [&](int buf) {
-#pragma unroll
-    for (int l = 0; l < LA; l++) {
-      int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
-#pragma unroll
-      for (int e = 0; e < E; e++) As[buf][(c + e) * BM + r] = ra[l].e[e];
-    }
-#pragma unroll
-    for (int l = 0; l < LB; l++) {
-      int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
-      *(uint4 *)&Bs[buf][r * BN + c] = rb[l].raw;
-    }
-  };
-  T acc[WMITER * TM][WNITER * TN] = {};
-  T rm[WMITER * TM], rn[WNITER * TN];
-  fetch(A, B);
-  store(0);
-  __syncthreads();
-  int buf = 0;
-  for (int bk = 0; bk < K; bk += BK) {
-    const bool more = bk + BK < K;
-    if (more) fetch(A + BK, B + (size_t)BK * N); /* in flight while this tile is used */
-#pragma unroll
-    for (int p = 0; p < BK; p++) {
-#pragma unroll
-      for (int wm = 0; wm < WMITER; wm++)
-#pragma unroll
-        for (int a = 0; a < TM; a++)
-          rm[wm * TM + a] = As[buf][p * BM + wrow * WM + wm * WSUBM + trow * TM + a];
-#pragma unroll
-      for (int wn = 0; wn < WNITER; wn++)
-#pragma unroll
-        for (int b = 0; b < TN; b++)
-          rn[wn * TN + b] = Bs[buf][p * BN + wcol * WN + wn * WSUBN + tcol * TN + b];
-#pragma unroll
-      for (int a = 0; a < WMITER * TM; a++)
-#pragma unroll
-        for (int b = 0; b < WNITER * TN; b++) acc[a][b] += rm[a] * rn[b];
-    }
-    if (more) store(1 - buf); /* the other buffer: nobody reads it during this step */
-    __syncthreads();
-    buf = 1 - buf;
-    A += BK;
-    B += (size_t)BK * N;
+  T *C;
+  int Mr, Nr; /* the real output, row-major */
+  static __device__ __forceinline__ void init(Acc &x) { x.v = 0; }
+  static __device__ __forceinline__ void first(Acc &x, T a, T b) { x.v += a * b; }
+  static __device__ __forceinline__ void step(Acc &x, T a, T b) { x.v += a * b; }
+  static __device__ __forceinline__ void tile_end(Acc &, int) {}
+  __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
+    if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = x.v;
   }
-#pragma unroll
-  for (int wm = 0; wm < WMITER; wm++)
-#pragma unroll
-    for (int a = 0; a < TM; a++)
-#pragma unroll
-      for (int wn = 0; wn < WNITER; wn++)
-#pragma unroll
-        for (int b = 0; b < TN; b++) {
-          int i = brow + wrow * WM + wm * WSUBM + trow * TM + a;
-          int j = bcol + wcol * WN + wn * WSUBN + tcol * TN + b;
-          if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[wm * TM + a][wn * TN + b];
-        }
-}
+};
 
 /* ---- launch configurations ---- */
 template <class T> struct cfg;
@@ -250,15 +162,17 @@ template <class T> struct cfg;
  * (BK = 16, 64 x 64 warp tiles, 128 threads, 255 registers) 76-79%. */
 template <> struct cfg<float> {
   enum { RB_BM = 128, RB_BN = 128, RB_BK = 8, RB_TM = 8, RB_TN = 8 };
-  enum { WT_BM = 128, WT_BN = 128, WT_BK = 8, WT_WM = 64, WT_WN = 32, WT_WNITER = 2 };
-  enum { WT_TM = 8, WT_TN = 4, WT_NT = 256 };
+  struct warp {
+    enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 256 };
+  };
 };
 /* Double: 4 x 4 per thread and sub-tile keeps the accumulators within the register file; of six
  * warptile candidates 128 x 128 x 8 with 64 x 32 warp tiles ran fastest (20.6 vs 13.5 TFLOP/s). */
 template <> struct cfg<double> {
   enum { RB_BM = 64, RB_BN = 64, RB_BK = 8, RB_TM = 4, RB_TN = 4 };
-  enum { WT_BM = 128, WT_BN = 128, WT_BK = 8, WT_WM = 64, WT_WN = 32, WT_WNITER = 1 };
-  enum { WT_TM = 4, WT_TN = 4, WT_NT = 256 };
+  struct warp {
+    enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 256 };
+  };
 };
 
 /* dst (rows_p x cols_p, row-major) = src (rows x cols) with zeros around it. */
@@ -306,9 +220,8 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
       mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN, true>
           <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
     } else {
-      dim3 grid(Np / c::WT_BN, Mp / c::WT_BM);
-      mm_warptile<T, c::WT_BM, c::WT_BN, c::WT_BK, c::WT_WM, c::WT_WN, c::WT_WNITER, c::WT_TM,
-                  c::WT_TN, c::WT_NT><<<grid, c::WT_NT>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
+      plus_times<T> op = {C, M, N};
+      warptile_launch<plus_times<T>, typename c::warp>(Mp, Np, Kp, Ap, Bp, op);
     }
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "launching a matmul kernel");

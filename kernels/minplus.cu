@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ck_internal.h"
+#include "warptile.cuh"
 
 #define THREADS 256
 
@@ -27,6 +28,7 @@ template <> struct mp_traits<float> {
   static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
   static __device__ __forceinline__ float store(W v) { return v; }
   static __host__ __device__ __forceinline__ float empty() { return INFINITY; }
+  enum { is_float = 1 };
 };
 template <> struct mp_traits<double> {
   typedef double W;
@@ -36,6 +38,7 @@ template <> struct mp_traits<double> {
   static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
   static __device__ __forceinline__ double store(W v) { return v; }
   static __host__ __device__ __forceinline__ double empty() { return INFINITY; }
+  enum { is_float = 1 };
 };
 #define MP_INT_TRAITS(T, WIDE, LO, HI)                                                            \
   template <> struct mp_traits<T> {                                                               \
@@ -46,6 +49,8 @@ template <> struct mp_traits<double> {
     static __device__ __forceinline__ bool less(W t, W v) { return t < v; }                       \
     static __device__ __forceinline__ T store(W v) { return (T)sat(v); }                          \
     static __host__ __device__ __forceinline__ T empty() { return HI; }                           \
+    static __host__ __device__ __forceinline__ T lowest() { return LO; }                          \
+    enum { is_float = 0 };                                                                        \
   };
 MP_INT_TRAITS(int8_t, int, INT8_MIN, INT8_MAX)
 MP_INT_TRAITS(uint8_t, int, 0, UINT8_MAX)
@@ -242,6 +247,464 @@ done:
   return s;
 }
 
+/* ---- v3 warptile (kernels/warptile.cuh): shared-memory tiles staged with 16-byte loads and
+ * double-buffered, warp tiles, a register block per thread. The product is run as its row-major
+ * transpose (as the matmul ladder does): row-major "A" is Octave's B (n x k, the same bytes),
+ * "B" is Octave's A (k x m), output (j, i) is C(i, j).
+ *
+ * The witness is tracked per tile, not per step: each accumulator keeps the minimum of the
+ * current BK-deep tile (t) beside the running one (v) and, at the tile's end, the index of the
+ * last tile that strictly improved v (id). A per-pair witness costs a compare and two selects on
+ * every step; this costs them once per BK steps. witness_fixup then searches that one tile for
+ * the smallest k attaining C(i, j), which is Octave's index. ---- */
+
+/* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. */
+template <class TT, bool ARG> struct mp_float_op {
+  typedef TT T;
+  typedef mp_traits<T> tr;
+  struct Acc {
+    T v, t;
+    int id;
+  };
+  T *C;
+  double *tile; /* with ARG: the tile of the witness, for witness_fixup */
+  int Mr, Nr;
+  static __device__ __forceinline__ void init(Acc &x) {
+    x.v = tr::init();
+    x.id = 0;
+  }
+  static __device__ __forceinline__ void first(Acc &x, T a, T b) {
+    if (ARG) x.t = a + b;
+    else x.v = tr::min(x.v, a + b);
+  }
+  static __device__ __forceinline__ void step(Acc &x, T a, T b) {
+    if (ARG) x.t = tr::min(x.t, a + b);
+    else x.v = tr::min(x.v, a + b);
+  }
+  static __device__ __forceinline__ void tile_end(Acc &x, int t) {
+    if (ARG && tr::less(x.t, x.v)) {
+      x.v = x.t;
+      x.id = t;
+    }
+  }
+  __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
+    if (i < Mr && j < Nr) {
+      size_t at = (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j; /* split z's plane */
+      C[at] = x.v;
+      if (ARG) tile[at] = x.id;
+    }
+  }
+};
+
+/* Integers through Hopper's DPX min-add (one VIADDMNMX per pair, or per two pairs packed as
+ * 16-bit halves). DPX adds wrap, Octave's saturate, so the operands are first shifted by their
+ * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
+ * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
+ * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k). The
+ * host checks the spreads (mp_int_plan) and otherwise falls back to v2's wide accumulation.
+ * Other GPUs run the same intrinsics in software. */
+template <bool PACK>
+__device__ __forceinline__ uint32_t dpx_addmin(uint32_t a, uint32_t b, uint32_t c) {
+  return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
+}
+
+template <bool PACK, bool ARG> struct mp_dpx_op {
+  typedef uint32_t T;
+  struct Acc {
+    uint32_t v, t;
+    int id;
+  };
+  uint32_t *W;     /* the minima as words, Mr x Nr row-major; dpx_decode makes them the class */
+  double *tile;
+  int Mr, Nr;      /* Nr counts words */
+  uint32_t lo, hi; /* the shifted sums at which the class saturates (for the witness's ties) */
+  static __device__ __forceinline__ void init(Acc &x) {
+    x.v = 0xffffffffu;
+    x.id = 0;
+  }
+  static __device__ __forceinline__ void first(Acc &x, T a, T b) {
+    if (ARG) x.t = a + b;
+    else x.v = dpx_addmin<PACK>(a, b, x.v);
+  }
+  static __device__ __forceinline__ void step(Acc &x, T a, T b) {
+    if (ARG) x.t = dpx_addmin<PACK>(a, b, x.t);
+    else x.v = dpx_addmin<PACK>(a, b, x.v);
+  }
+  /* Octave's ties are between saturated sums: compare the tile's minimum clamped as the class
+   * would clamp it. (The witness runs unpacked: PACK is never ARG.) */
+  __device__ __forceinline__ void tile_end(Acc &x, int t) const {
+    if (!ARG) return;
+    uint32_t c = min(max(x.t, lo), hi);
+    if (c < x.v) {
+      x.v = c;
+      x.id = t;
+    }
+  }
+  __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
+    if (i < Mr && j < Nr) {
+      size_t at = (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j; /* split z's plane */
+      W[at] = x.v;
+      if (ARG) tile[at] = x.id;
+    }
+  }
+};
+
+/* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
+ * k), NaN never wins; the tiles are already global. Floating point planes are the output's
+ * layout; DPX words are merged as words (per half when packed), before dpx_decode. */
+template <class T, bool ARG>
+__global__ void merge_planes(const T *__restrict__ P, const double *__restrict__ Pt, int splits,
+                             size_t count, T *__restrict__ C, double *__restrict__ tile) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  typedef mp_traits<T> tr;
+  T v = P[idx];
+  double id = ARG ? Pt[idx] : 0;
+  for (int z = 1; z < splits; z++) {
+    T t = P[(size_t)z * count + idx];
+    if (ARG) {
+      if (tr::less(t, v)) {
+        v = t;
+        id = Pt[(size_t)z * count + idx];
+      }
+    } else {
+      v = tr::min(v, t);
+    }
+  }
+  C[idx] = v;
+  if (ARG) tile[idx] = id;
+}
+
+template <bool PACK, bool ARG>
+__global__ void merge_word_planes(const uint32_t *__restrict__ P, const double *__restrict__ Pt,
+                                  int splits, size_t count, uint32_t *__restrict__ W,
+                                  double *__restrict__ tile) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  uint32_t v = P[idx];
+  double id = ARG ? Pt[idx] : 0;
+  for (int z = 1; z < splits; z++) {
+    uint32_t t = P[(size_t)z * count + idx];
+    if (PACK) {
+      v = __vminu2(v, t);
+    } else if (t < v) {
+      v = t;
+      if (ARG) id = Pt[(size_t)z * count + idx];
+    }
+  }
+  W[idx] = v;
+  if (ARG) tile[idx] = id;
+}
+
+static int sm_count(void) {
+  static int sms = 0;
+  int dev = 0;
+  if (!sms && (cudaGetDevice(&dev) != cudaSuccess ||
+               cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)) {
+    (void)cudaGetLastError();
+    sms = 0;
+    return 1;
+  }
+  return sms;
+}
+
+/* Scratch for split-K's planes: `splits` planes of `count` elements (and their tiles with the
+ * witness). When it cannot be had the product simply runs unsplit. */
+static int alloc_planes(int splits, size_t count, size_t es, bool arg, void **planes,
+                        double **tiles) {
+  *planes = NULL;
+  *tiles = NULL;
+  if (splits <= 1) return 1;
+  if (ck_dev_alloc(planes, splits * count * es) == CK_OK &&
+      (!arg || ck_dev_alloc((void **)tiles, splits * count * sizeof(double)) == CK_OK))
+    return splits;
+  ck_dev_free(*planes);
+  *planes = NULL;
+  return 1;
+}
+
+/* Slices of k at least this deep: shallower ones cost more in merging than they gain. */
+#define MIN_SPLIT_DEPTH 256
+
+/* C(i, j) (m x n, the class) = sat(base + word), from the row-major words of the transposed
+ * product: output (j, i), in half i % 2 of word i / 2 when packed. */
+template <class T>
+__global__ void dpx_decode(const uint32_t *__restrict__ W, T *__restrict__ C, size_t m, size_t n,
+                           size_t words, long long base, bool pack) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= m * n) return;
+  size_t i = idx % m, j = idx / m;
+  uint32_t u = W[j * words + (pack ? i / 2 : i)];
+  if (pack) u = (i % 2) ? u >> 16 : u & 0xffffu;
+  typedef mp_traits<T> tr;
+  C[idx] = tr::store((typename tr::W)(base + u));
+}
+
+/* Configurations, each the fastest of four to six candidates timed on an H100 at n = 4096 and
+ * 8192 (doc/NOTES.md). The witness keeps three registers per output, so its warp tiles are
+ * half as large. */
+struct v3_cfg_words { /* single, and the DPX words (32-bit and packed) */
+  enum { BM = 64, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 128 };
+};
+struct v3_cfg_double {
+  enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 256 };
+};
+struct v3_cfg_arg_single { /* and the 32-bit DPX words */
+  enum { BM = 64, BN = 64, BK = 16, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+};
+struct v3_cfg_arg_double { /* BK = 8: fewer staging registers, no spills */
+  enum { BM = 64, BN = 64, BK = 8, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+};
+template <class T, bool ARG> struct v3_cfg;
+template <> struct v3_cfg<float, false> { typedef v3_cfg_words type; };
+template <> struct v3_cfg<uint32_t, false> { typedef v3_cfg_words type; };
+template <> struct v3_cfg<double, false> { typedef v3_cfg_double type; };
+template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
+template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
+template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
+
+/* dst (rows_p x cols_p, row-major) = src (rows x cols, row-major) with `fill` around it. */
+template <class T>
+__global__ void pad_fill(const T *__restrict__ src, T *__restrict__ dst, size_t rows, size_t cols,
+                         size_t rows_p, size_t cols_p, T fill) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= rows_p * cols_p) return;
+  size_t r = idx / cols_p, c = idx % cols_p;
+  dst[idx] = (r < rows && c < cols) ? src[r * cols + c] : fill;
+}
+
+/* src itself when its shape is already whole tiles, else a padded copy in *scratch. */
+template <class T>
+static ck_status pad_operand(const T *src, size_t rows, size_t cols, size_t rows_p, size_t cols_p,
+                             T fill, T **scratch, const T **out) {
+  *out = src;
+  if (rows == rows_p && cols == cols_p) return CK_OK;
+  size_t count = rows_p * cols_p;
+  CK_TRY(ck_dev_alloc((void **)scratch, count * sizeof(T)));
+  pad_fill<T><<<grid_for(count, THREADS), THREADS>>>(src, *scratch, rows, cols, rows_p, cols_p,
+                                                     fill);
+  *out = *scratch;
+  return CK_OK;
+}
+
+/* After a v3 kernel with the witness: K holds the tile of each witness; the smallest k within it
+ * whose (saturated) sum equals C(i, j) is Octave's index. Nothing matches only when every term
+ * was NaN, where Octave's index is 1. A(i, p) is at A[i * si + p * sp]: neighbouring threads
+ * search different tiles, so A transposed (si = k, sp = 1) lets each read one contiguous run
+ * instead of one cache line per term. */
+template <class T>
+__global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
+                              const T *__restrict__ B, const T *__restrict__ C,
+                              double *__restrict__ K, size_t m, size_t k, size_t n, int bk) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= m * n) return;
+  typedef mp_traits<T> tr;
+  typedef typename tr::W W;
+  size_t i = idx % m, j = idx / m, p0 = (size_t)K[idx] * bk, p1 = p0 + bk < k ? p0 + bk : k;
+  W c = (W)C[idx];
+  size_t at = 0;
+  for (size_t p = p0; p < p1; p++)
+    if (tr::sat((W)A[i * si + p * sp] + (W)B[p + j * k]) == c) {
+      at = p;
+      break;
+    }
+  K[idx] = (double)(at + 1);
+}
+
+template <class T>
+static ck_status v3_finish(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                           size_t n, int bk) {
+  CK_CUDA(cudaGetLastError(), "launching the warptile min-plus kernel");
+  if (!dK) return CK_OK;
+  T *At = NULL;
+  if (m > 1 && ck_dev_alloc((void **)&At, m * k * sizeof(T)) == CK_OK) {
+    transpose_pad<T><<<(unsigned)(((m + 31) / 32) * ((k + 31) / 32)), dim3(32, 8)>>>(dA, At, m, k,
+                                                                                   k);
+    witness_fixup<T><<<grid_for(m * n, THREADS), THREADS>>>(At, k, 1, dB, dC, dK, m, k, n, bk);
+  } else { /* no room for the transposed copy: slower, same result */
+    witness_fixup<T><<<grid_for(m * n, THREADS), THREADS>>>(dA, 1, m, dB, dC, dK, m, k, n, bk);
+  }
+  ck_dev_free(At);
+  CK_CUDA(cudaGetLastError(), "launching the witness fix-up");
+  return CK_OK;
+}
+
+template <class T, bool ARG>
+static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                              size_t n) {
+  typedef typename v3_cfg<T, ARG>::type cfg;
+  typedef mp_float_op<T, ARG> Op;
+  const T nan = mp_traits<T>::empty() - mp_traits<T>::empty(); /* NaN terms are ignored */
+  size_t Mp = round_up(n, cfg::BM), Np = round_up(m, cfg::BN), Kp = round_up(k, cfg::BK);
+  T *sa = NULL, *sb = NULL;
+  const T *ra, *rb;
+  ck_status s = pad_operand<T>(dB, n, k, Mp, Kp, nan, &sa, &ra);
+  if (s == CK_OK) s = pad_operand<T>(dA, k, m, Kp, Np, nan, &sb, &rb);
+  void *planes = NULL;
+  double *tiles = NULL;
+  if (s == CK_OK) {
+    int splits = alloc_planes(
+        warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), m * n,
+        sizeof(T), ARG, &planes, &tiles);
+    Op op = {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK, (int)n, (int)m};
+    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
+    if (splits > 1)
+      merge_planes<T, ARG><<<grid_for(m * n, THREADS), THREADS>>>((const T *)planes, tiles, splits,
+                                                                  m * n, dC, dK);
+    s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
+  }
+  ck_dev_free(sa);
+  ck_dev_free(sb);
+  ck_dev_free(planes);
+  ck_dev_free(tiles);
+  return s;
+}
+
+/* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ---- */
+template <class T>
+__global__ void value_range(const T *__restrict__ x, size_t count, long long *range) {
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += (size_t)gridDim.x * blockDim.x) {
+    long long v = (long long)x[i];
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    long long l2 = __shfl_down_sync(0xffffffffu, lo, o), h2 = __shfl_down_sync(0xffffffffu, hi, o);
+    lo = l2 < lo ? l2 : lo;
+    hi = h2 > hi ? h2 : hi;
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicMin(&range[0], lo);
+    atomicMax(&range[1], hi);
+  }
+}
+
+/* Row-major "A" words (Mp x Kp) from Octave's B (k x n): B(p, j) - shift, duplicated into both
+ * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
+ * largest sum and cannot wrap. */
+template <class T>
+__global__ void dpx_words_a(const T *__restrict__ B, uint32_t *__restrict__ w, size_t k, size_t n,
+                            size_t Kp, size_t Mp, long long shift, bool pack) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= Mp * Kp) return;
+  size_t j = idx / Kp, p = idx % Kp;
+  uint32_t u = 0xffffffffu;
+  if (j < n && p < k) {
+    u = (uint32_t)((long long)B[p + j * k] - shift);
+    if (pack) u |= u << 16;
+  }
+  w[idx] = u;
+}
+
+/* Row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows 2w and 2w + 1 in
+ * the low and high halves when packed; zero padding. */
+template <class T>
+__global__ void dpx_words_b(const T *__restrict__ A, uint32_t *__restrict__ w, size_t m, size_t k,
+                            size_t Np, size_t Kp, long long shift, bool pack) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= Kp * Np) return;
+  size_t p = idx / Np, c = idx % Np;
+  uint32_t u = 0;
+  if (p < k) {
+    size_t i = pack ? 2 * c : c;
+    if (i < m) u = (uint32_t)((long long)A[i + p * m] - shift);
+    if (pack && i + 1 < m) u |= (uint32_t)((long long)A[i + 1 + p * m] - shift) << 16;
+  }
+  w[idx] = u;
+}
+
+enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
+
+/* Which path keeps every sum exact: the spreads of A and B must add up within the word. */
+template <class T>
+static ck_status mp_int_plan(const T *dA, const T *dB, size_t m, size_t k, size_t n, bool arg,
+                             long long *shift_a, long long *shift_b, mp_int_path *path) {
+  long long *d = NULL, h[4] = {LLONG_MAX, LLONG_MIN, LLONG_MAX, LLONG_MIN};
+  CK_TRY(ck_dev_alloc((void **)&d, sizeof h));
+  ck_status s = CK_OK;
+  cudaError_t e = cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  if (e == cudaSuccess) {
+    const unsigned blocks = 1024; /* a few waves on any GPU; the loop covers the rest */
+    value_range<T><<<blocks, THREADS>>>(dA, m * k, d);
+    value_range<T><<<blocks, THREADS>>>(dB, k * n, d + 2);
+    e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  }
+  if (e != cudaSuccess) s = ck_cuda_status(e, "finding the operands' ranges");
+  ck_dev_free(d);
+  CK_TRY(s);
+  long long spread = (h[1] - h[0]) + (h[3] - h[2]); /* at most 2^33: no overflow */
+  *shift_a = h[0];
+  *shift_b = h[2];
+  *path = !arg && sizeof(T) <= 2 && spread <= 0xffff ? MP_INT_U16X2
+          : spread <= 0xffffffffLL                   ? MP_INT_U32
+                                                     : MP_INT_WIDE;
+  return CK_OK;
+}
+
+static uint32_t clamp_word(long long x) {
+  return x < 0 ? 0u : x > 0xffffffffLL ? 0xffffffffu : (uint32_t)x;
+}
+
+template <class T, bool PACK, bool ARG>
+static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                            size_t n, long long shift_a, long long shift_b) {
+  typedef typename v3_cfg<uint32_t, ARG>::type cfg;
+  typedef mp_dpx_op<PACK, ARG> Op;
+  size_t words = PACK ? (m + 1) / 2 : m;
+  size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
+  uint32_t *wa = NULL, *wb = NULL, *wc = NULL;
+  void *planes = NULL;
+  double *tiles = NULL;
+  ck_status s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
+  if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
+  if (s == CK_OK) s = ck_dev_alloc((void **)&wc, n * words * sizeof(uint32_t));
+  if (s == CK_OK) {
+    dpx_words_a<T><<<grid_for(Mp * Kp, THREADS), THREADS>>>(dB, wa, k, n, Kp, Mp, shift_b, PACK);
+    dpx_words_b<T><<<grid_for(Kp * Np, THREADS), THREADS>>>(dA, wb, m, k, Np, Kp, shift_a, PACK);
+    long long base = shift_a + shift_b;
+    int splits = alloc_planes(
+        warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), n * words,
+        sizeof(uint32_t), ARG, &planes, &tiles);
+    Op op = {splits > 1 ? (uint32_t *)planes : wc, splits > 1 ? tiles : dK, (int)n, (int)words,
+             clamp_word((long long)mp_traits<T>::lowest() - base),
+             clamp_word((long long)mp_traits<T>::empty() - base)};
+    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
+    if (splits > 1)
+      merge_word_planes<PACK, ARG><<<grid_for(n * words, THREADS), THREADS>>>(
+          (const uint32_t *)planes, tiles, splits, n * words, wc, dK);
+    dpx_decode<T><<<grid_for(m * n, THREADS), THREADS>>>(wc, dC, m, n, words, base, PACK);
+    s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
+  }
+  ck_dev_free(wa);
+  ck_dev_free(wb);
+  ck_dev_free(wc);
+  ck_dev_free(planes);
+  ck_dev_free(tiles);
+  return s;
+}
+
+template <class T, bool ARG>
+static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                            size_t n) {
+  long long sa, sb;
+  mp_int_path path;
+  CK_TRY(mp_int_plan<T>(dA, dB, m, k, n, ARG, &sa, &sb, &path));
+  if (path == MP_INT_U16X2) return run_v3_dpx<T, true, false>(dA, dB, dC, dK, m, k, n, sa, sb);
+  if (path == MP_INT_U32) return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, sa, sb);
+  return run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
+}
+
+template <class T, bool ARG>
+static ck_status run_v3(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
+                        size_t n) {
+  if (round_up(n, 128) / 64 > MAX_GRID_Y || m > (size_t)INT_MAX - 256)
+    return run_v2<T, ARG>(dA, dB, dC, dK, m, k, n); /* beyond the 2-D grid: v2 slices it */
+  if constexpr (mp_traits<T>::is_float) return run_v3_float<T, ARG>(dA, dB, dC, dK, m, k, n);
+  else return run_v3_int<T, ARG>(dA, dB, dC, dK, m, k, n);
+}
+
 /* ARG: also K, the smallest k attaining each minimum (1-based, as a double; 0 when k == 0). */
 template <class T, bool ARG>
 static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, double *dK, size_t m,
@@ -258,6 +721,8 @@ static ck_status run_minplus(int kernel, const T *dA, const T *dB, T *dC, double
     minplus_v1<T, ARG><<<grid_for(outputs, THREADS), THREADS>>>(dA, dB, dC, dK, m, k, n);
   } else if (kernel == CK_MINPLUS_REGBLOCK) {
     CK_TRY((run_v2<T, ARG>(dA, dB, dC, dK, m, k, n)));
+  } else if (kernel == CK_MINPLUS_WARPTILE) {
+    CK_TRY((run_v3<T, ARG>(dA, dB, dC, dK, m, k, n)));
   } else {
     return ck_fail(CK_ERR_INVALID, "kernel %d is not a GPU min-plus kernel", kernel);
   }
@@ -293,6 +758,47 @@ extern "C" ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, c
 extern "C" ck_status ck_minplus_arg_device(ck_dtype t, int kernel, const void *dA, const void *dB,
                                            void *dC, double *dK, size_t m, size_t k, size_t n) {
   return dispatch<true>(t, kernel, dA, dB, dC, dK, m, k, n);
+}
+
+/* ---- combining the products of consecutive slices of k (inputs larger than the device) ----
+ * C = min(C, Ct), with Octave's rules: NaN terms never win, ties keep the earlier (smaller) k;
+ * K takes Kt + k0 where Ct wins. The sums are already saturated, so integers just compare. */
+template <class T>
+__global__ void merge_slices(T *__restrict__ C, double *__restrict__ K, const T *__restrict__ Ct,
+                             const double *__restrict__ Kt, size_t count, double k0) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  typedef mp_traits<T> tr;
+  typedef typename tr::W W;
+  W v = (W)C[idx], t = (W)Ct[idx];
+  if (tr::less(t, v)) {
+    C[idx] = Ct[idx];
+    if (K) K[idx] = Kt[idx] + k0;
+  }
+}
+
+extern "C" ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *dCt,
+                                             const double *dKt, size_t count, size_t k0) {
+  if (count == 0) return CK_OK;
+  unsigned g = grid_for(count, THREADS);
+#define MERGE_CASE(CK, T)                                                                     \
+  case CK:                                                                                    \
+    merge_slices<T><<<g, THREADS>>>((T *)dC, dK, (const T *)dCt, dKt, count, (double)k0); \
+    break;
+  switch (t) {
+    MERGE_CASE(CK_DOUBLE, double)
+    MERGE_CASE(CK_SINGLE, float)
+    MERGE_CASE(CK_INT8, int8_t)
+    MERGE_CASE(CK_UINT8, uint8_t)
+    MERGE_CASE(CK_INT16, int16_t)
+    MERGE_CASE(CK_UINT16, uint16_t)
+    MERGE_CASE(CK_INT32, int32_t)
+    MERGE_CASE(CK_UINT32, uint32_t)
+  default: return ck_fail(CK_ERR_INVALID, "min-plus does not support %s", ck_dtype_name(t));
+  }
+#undef MERGE_CASE
+  CK_CUDA(cudaGetLastError(), "merging slices of a min-plus product");
+  return CK_OK;
 }
 
 /* ---- random device inputs for the benchmarks: integers 0..999 stored as T (wrapped for 8-bit

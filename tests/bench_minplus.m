@@ -4,29 +4,38 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{results} =} bench_minplus ()
 ## @deftypefnx {} {@var{results} =} bench_minplus (@var{name}, @var{value}, @dots{})
-## Benchmark every min-plus kernel version against this GPU's compute ceiling.
+## Benchmark the min-plus kernel versions against this GPU's compute ceiling.
 ##
-## For each class, kernel and size @var{n} it measures the device time of one
-## @var{n}-by-@var{n}-by-@var{n} product (CUDA events around the whole product,
-## padding pre-pass included, after a warm-up; the median of several runs), the
-## rate in Tpair/s (@var{n}^3 pair updates per second), its share of the
-## register-only ceiling measured in the same run, and the end-to-end time of
-## @code{gpu_minplus} from Octave with host arrays (transfers included).
+## For each class, kernel and shape @var{m}-by-@var{k}-by-@var{n} it measures
+## the device time of one product (CUDA events around the whole product, the
+## padding or packing passes included, after a warm-up; the median of several
+## runs), the rate in Tpair/s (@var{m}@var{k}@var{n} pair updates per second),
+## its share of the register-only ceiling for the class measured in the same run
+## (for integers: the DPX instruction their fastest path uses), the cost of the
+## witness K (the time of @code{[C, K]} over that of C alone), and the
+## end-to-end time of @code{gpu_minplus} from Octave with host arrays (transfers
+## included) over the kernel time.
 ##
-## Options: @qcode{"sizes"} (default @code{[1024 4096 8192]}), @qcode{"classes"}
-## (default @code{@{"single", "double"@}}), @qcode{"kernels"} (default: every GPU
-## kernel), @qcode{"budget"} (seconds of timed runs per measurement, default 2),
+## Options: @qcode{"sizes"} (square shapes, default @code{[1024 4096 8192]}),
+## @qcode{"shapes"} (more rows @code{[m k n]}), @qcode{"classes"} (default
+## @code{@{"single", "double"@}}), @qcode{"kernels"} (default: every GPU kernel),
+## @qcode{"witness"} (time K too, default true), @qcode{"e2e"} (time from Octave,
+## default true), @qcode{"octave"} (a size at which to time the fastest
+## pure-Octave formulation, single, against @code{gpu_minplus}; default 0: not
+## run), @qcode{"budget"} (seconds of timed runs per measurement, default 2),
 ## @qcode{"csv"} (a file to write the rows to).  Prints a table as it goes and
 ## returns a struct array, one element per row.
 ## @end deftypefn
 
 function results = bench_minplus (varargin)
-  opt = struct ("sizes", [1024 4096 8192], "classes", {{"single", "double"}}, ...
+  opt = struct ("sizes", [1024 4096 8192], "shapes", zeros (0, 3), ...
+                "classes", {{"single", "double"}}, ...
                 "kernels", {setdiff(gpu_kernels("minplus"), {"cpu"}, "stable")}, ...
-                "budget", 2, "csv", "");
+                "witness", true, "e2e", true, "octave", 0, "budget", 2, "csv", "");
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
   endfor
+  shapes = [repmat(opt.sizes(:), 1, 3); opt.shapes];
   info = gpu_info ();
   printf ("# min-plus benchmark on %s (%d SMs, CUDA driver %s, runtime %s)\n", info.name, ...
           info.multiprocessors, info.driver_version, info.runtime_version);
@@ -36,18 +45,19 @@ function results = bench_minplus (varargin)
     ceiling.(cls) = __cudakernels__ ("minplus_ceiling", cls);
     printf ("# register-only ceiling, %s: %.2f Tpair/s\n", cls, ceiling.(cls) / 1e12);
   endfor
-  printf ("%-7s %-10s %6s %11s %9s %8s %11s %8s\n", "class", "kernel", "n", "kernel ms", ...
-          "Tpair/s", "%ceil", "end2end ms", "e2e/krn");
+  printf ("%-7s %-10s %17s %11s %9s %7s %7s %11s %8s\n", "class", "kernel", "m x k x n", ...
+          "kernel ms", "Tpair/s", "%ceil", "K cost", "end2end ms", "e2e/krn");
   results = struct ([]);
   for c = 1:numel (opt.classes)
     cls = opt.classes{c};
     for k = 1:numel (opt.kernels)
-      for n = opt.sizes
-        r = measure (cls, opt.kernels{k}, n, opt.budget);
+      for s = 1:rows (shapes)
+        r = measure (cls, opt.kernels{k}, shapes(s, :), opt);
         r.ceiling_tpairs = ceiling.(cls) / 1e12;
         r.fraction_of_ceiling = r.tpairs / r.ceiling_tpairs;
-        printf ("%-7s %-10s %6d %11.3f %9.3f %7.1f%% %11.1f %8.2f\n", cls, r.kernel, n, ...
-                r.kernel_ms, r.tpairs, 100 * r.fraction_of_ceiling, r.end_to_end_ms, ...
+        printf ("%-7s %-10s %17s %11.3f %9.3f %6.1f%% %7.2f %11.1f %8.2f\n", cls, r.kernel, ...
+                sprintf ("%dx%dx%d", r.m, r.k, r.n), r.kernel_ms, r.tpairs, ...
+                100 * r.fraction_of_ceiling, r.witness_cost, r.end_to_end_ms, ...
                 r.end_to_end_ms / r.kernel_ms);
         fflush (stdout);
         results = [results, r];
@@ -57,39 +67,71 @@ function results = bench_minplus (varargin)
   if (! isempty (opt.csv))
     write_csv (opt.csv, results);
   endif
+  if (opt.octave > 0)
+    versus_octave (opt.octave);
+  endif
 endfunction
 
-function r = measure (cls, kernel, n, budget)
-  first = __cudakernels__ ("minplus_time", cls, kernel, n, n, n, 1, 1);   # after one warm-up
+function t = kernel_times (cls, kernel, mkn, budget, varargin)
+  first = __cudakernels__ ("minplus_time", cls, kernel, mkn(1), mkn(2), mkn(3), 1, 1, varargin{:});
   reps = min (max (floor (budget * 1e3 / first), 3), 25);
-  t = __cudakernels__ ("minplus_time", cls, kernel, n, n, n, 0, reps);
+  t = __cudakernels__ ("minplus_time", cls, kernel, mkn(1), mkn(2), mkn(3), 0, reps, varargin{:});
+endfunction
+
+function r = measure (cls, kernel, mkn, opt)
+  t = kernel_times (cls, kernel, mkn, opt.budget);
   r.class = cls;
   r.kernel = kernel;
-  r.n = n;
-  r.reps = reps;
+  r.m = mkn(1); r.k = mkn(2); r.n = mkn(3);
+  r.reps = numel (t);
   r.kernel_ms = median (t);
   r.kernel_spread = (max (t) - min (t)) / r.kernel_ms;
-  r.tpairs = n^3 / (r.kernel_ms * 1e-3) / 1e12;
-  A = cast (randi (1000, n) - 1, cls);
-  B = cast (randi (1000, n) - 1, cls);
-  gpu_minplus (A, B, "kernel", kernel);   # warm-up
-  e2e_reps = min (max (floor (budget * 1e3 / (2 * r.kernel_ms)), 1), 5);
-  e = zeros (1, e2e_reps);
-  for i = 1:e2e_reps
-    t0 = tic ();
-    C = gpu_minplus (A, B, "kernel", kernel);
-    e(i) = toc (t0) * 1e3;
+  r.tpairs = prod (mkn) / (r.kernel_ms * 1e-3) / 1e12;
+  r.witness_cost = NaN;
+  if (opt.witness)
+    r.witness_cost = median (kernel_times (cls, kernel, mkn, opt.budget, "arg")) / r.kernel_ms;
+  endif
+  r.end_to_end_ms = NaN;
+  if (opt.e2e)
+    A = cast (randi (1000, mkn(1), mkn(2)) - 1, cls);
+    B = cast (randi (1000, mkn(2), mkn(3)) - 1, cls);
+    gpu_minplus (A, B, "kernel", kernel);   # warm-up
+    e = zeros (1, min (max (floor (opt.budget * 1e3 / (2 * r.kernel_ms)), 1), 5));
+    for i = 1:numel (e)
+      t0 = tic ();
+      C = gpu_minplus (A, B, "kernel", kernel);
+      e(i) = toc (t0) * 1e3;
+    endfor
+    r.end_to_end_ms = median (e);
+  endif
+endfunction
+
+## The fastest pure-Octave formulation we know: one rank-1 min-plus update per k
+## (the 3-D broadcast A + permute (B, [3 1 2]) needs n^3 elements of memory).
+function versus_octave (n)
+  A = single (randi (1000, n) - 1); B = single (randi (1000, n) - 1);
+  t0 = tic ();
+  R = Inf (n, "single");
+  for p = 1:n
+    R = min (R, A(:, p) + B(p, :));
   endfor
-  r.end_to_end_ms = median (e);
+  t_oct = toc (t0);
+  gpu_minplus (A, B);
+  e = zeros (1, 3);
+  for i = 1:3
+    t0 = tic (); C = gpu_minplus (A, B); e(i) = toc (t0);
+  endfor
+  printf ("# pure Octave (rank-1 updates), single n = %d: %.2f s; gpu_minplus end to end: %.2f ms; %.0fx; equal: %d\n", ...
+          n, t_oct, 1e3 * median (e), t_oct / median (e), isequal (C, R));
 endfunction
 
 function write_csv (file, results)
   fid = fopen (file, "w");
-  fprintf (fid, "class,kernel,n,reps,kernel_ms,spread,tpairs,ceiling_tpairs,fraction,end_to_end_ms\n");
+  fprintf (fid, "class,kernel,m,k,n,reps,kernel_ms,spread,tpairs,ceiling_tpairs,fraction,witness_cost,end_to_end_ms\n");
   for r = results
-    fprintf (fid, "%s,%s,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f\n", r.class, r.kernel, r.n, r.reps, ...
-             r.kernel_ms, r.kernel_spread, r.tpairs, r.ceiling_tpairs, r.fraction_of_ceiling, ...
-             r.end_to_end_ms);
+    fprintf (fid, "%s,%s,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f\n", r.class, r.kernel, ...
+             r.m, r.k, r.n, r.reps, r.kernel_ms, r.kernel_spread, r.tpairs, r.ceiling_tpairs, ...
+             r.fraction_of_ceiling, r.witness_cost, r.end_to_end_ms);
   endfor
   fclose (fid);
 endfunction

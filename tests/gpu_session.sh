@@ -47,8 +47,13 @@ fi
 
 if has_step bench; then
   echo "== benchmark"
-  run_octave "bench_minplus ('csv', '$out/bench_minplus.csv');" 2>&1 | grep -v "ignoring const" |
-    tee "$out/bench.txt"
+  run_octave "bench_minplus ('sizes', [1024 2048 4096 8192], 'shapes', [8192 256 8192; 256 8192 256], \
+    'classes', {'single', 'double', 'int32', 'int16', 'uint8'}, 'kernels', {'regblock', 'warptile'}, \
+    'e2e', false, 'budget', 0.5, 'csv', '$out/bench_minplus.csv'); \
+    bench_minplus ('sizes', [1024 4096], 'witness', false, 'budget', 0.5, 'octave', 2048, \
+    'csv', '$out/bench_minplus_ladder.csv'); \
+    bench_minplus ('sizes', 8192, 'classes', {'single'}, 'kernels', {'warptile'}, 'witness', false, \
+    'csv', '$out/bench_minplus_e2e.csv');" 2>&1 | grep -v "ignoring const" | tee "$out/bench.txt"
 fi
 
 if has_step apsp; then

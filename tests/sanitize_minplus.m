@@ -6,14 +6,16 @@
 ## Exercise every min-plus GPU kernel and every device code path on small,
 ## ragged shapes, for running under @command{compute-sanitizer} (memcheck,
 ## racecheck): each kernel and class against the CPU reference, k = 0, empty
-## results, the out-of-memory path, the timing command and the ceiling probe.
+## results, the packed, 32-bit and wide integer paths, the witness, a product
+## sliced to fit a small memory, the out-of-memory path, the timing command
+## and the ceiling probe.
 ## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
 ## @end deftypefn
 
 function sanitize_minplus ()
   shapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3];
   for cls = {"single", "double"}
-    for kernel = {"naive", "coalesced", "regblock"}
+    for kernel = {"naive", "coalesced", "regblock", "warptile"}
       for s = 1:rows (shapes)
         A = cast (round (10 * randn (shapes(s, 1), shapes(s, 2))), cls{1});
         B = cast (round (10 * randn (shapes(s, 2), shapes(s, 3))), cls{1});
@@ -31,10 +33,15 @@ function sanitize_minplus ()
     endfor
     __cudakernels__ ("minplus_ceiling", cls{1});
   endfor
+  __cudakernels__ ("minplus_ceiling", "int32");   # the DPX probes
+  __cudakernels__ ("minplus_ceiling", "uint8");
   for cls = {"int32", "uint8", "int16"}    # saturating integer paths
-    for kernel = {"naive", "coalesced", "regblock"}
+    for kernel = {"naive", "coalesced", "regblock", "warptile"}
       A = cast (randi ([-200 200], 65, 33), cls{1}); A(1:7:end) = intmax (cls{1});
       B = cast (randi ([-200 200], 33, 70), cls{1});
+      if (strcmp (cls{1}, "int32"))
+        B(2, :) = intmin ("int32");   # spreads too wide for 32-bit words: the fallback
+      endif
       if (! isequal (gpu_minplus (A, B, "kernel", kernel{1}), gpu_minplus (A, B, "kernel", "cpu")))
         error ("sanitize_minplus: %s %s differs from the CPU reference", kernel{1}, cls{1});
       endif
@@ -42,7 +49,7 @@ function sanitize_minplus ()
     endfor
   endfor
   for cls = {"single", "double", "int32"}   # the witness K
-    for kernel = {"naive", "coalesced", "regblock"}
+    for kernel = {"naive", "coalesced", "regblock", "warptile"}
       A = cast (round (5 * randn (65, 33)), cls{1}); B = cast (round (5 * randn (33, 70)), cls{1});
       [C, K] = gpu_minplus (A, B, "kernel", kernel{1});
       [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
@@ -52,6 +59,18 @@ function sanitize_minplus ()
       __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2, "arg");
     endfor
   endfor
+  ## the sliced path: rows, columns and k, merged
+  A = single (round (5 * randn (150, 700))); B = single (round (5 * randn (700, 90)));
+  [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
+  __cudakernels__ ("test_alloc_limit", 2^20);
+  unwind_protect
+    [C, K] = gpu_minplus (A, B);
+  unwind_protect_cleanup
+    __cudakernels__ ("test_alloc_limit", 0);
+  end_unwind_protect
+  if (! isequal (C, RC) || ! isequal (K, RK))
+    error ("sanitize_minplus: the sliced product differs from the CPU reference");
+  endif
   __cudakernels__ ("test_alloc_limit", 50000);
   unwind_protect
     try
