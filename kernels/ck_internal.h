@@ -36,11 +36,10 @@ ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void 
 ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, size_t k, size_t n,
                           int warmup, int reps, double *times_ms);
 
-/* Pipelined transfers on the package's copy stream, beside kernels on the default stream:
- * ck_upload_async records `done` when the data is on the device (it returns once the host data
- * has been read); ck_download_after starts when `ready` has fired and returns with the data in
- * host memory. */
-cudaStream_t ck_copy_stream(void);
+/* Pipelined transfers on the package's copy stream (non-blocking), beside kernels on the default
+ * stream: ck_upload_async records `done` when the data is on the device (it returns once the host
+ * data has been read); ck_download_after starts when `ready` has fired and returns with the data
+ * in host memory. */
 ck_status ck_upload_async(void *dst_dev, const void *src_host, size_t bytes, cudaEvent_t done);
 ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, cudaEvent_t ready);
 

@@ -258,32 +258,37 @@ done:
  * every step; this costs them once per BK steps. witness_fixup then searches that one tile for
  * the smallest k attaining C(i, j), which is Octave's index. ---- */
 
-/* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. */
-template <class TT, bool ARG> struct mp_float_op {
-  typedef TT T;
-  typedef mp_traits<T> tr;
+/* The min-plus Op of warptile_kernel, over a representation S of the sums:
+ *   typedef T; identity(); addmin(a, b, c) = min(c, a + b);
+ *   tie(t): the tile minimum as Octave compares it; less(t, v): t replaces v.
+ * With ARG the witness is kept per tile, as explained above. */
+template <class S, bool ARG> struct mp_op {
+  typedef typename S::T T;
   struct Acc {
     T v, t;
     int id;
   };
-  T *C;
+  T *C;         /* the minima, Mr x Nr row-major (a plane per slice of k when split) */
   double *tile; /* with ARG: the tile of the witness, for witness_fixup */
   int Mr, Nr;
+  S sums;
   static __device__ __forceinline__ void init(Acc &x) {
-    x.v = tr::init();
+    x.v = S::identity();
     x.id = 0;
   }
   static __device__ __forceinline__ void first(Acc &x, T a, T b) {
     if (ARG) x.t = a + b;
-    else x.v = tr::min(x.v, a + b);
+    else x.v = S::addmin(a, b, x.v);
   }
   static __device__ __forceinline__ void step(Acc &x, T a, T b) {
-    if (ARG) x.t = tr::min(x.t, a + b);
-    else x.v = tr::min(x.v, a + b);
+    if (ARG) x.t = S::addmin(a, b, x.t);
+    else x.v = S::addmin(a, b, x.v);
   }
-  static __device__ __forceinline__ void tile_end(Acc &x, int t) {
-    if (ARG && tr::less(x.t, x.v)) {
-      x.v = x.t;
+  __device__ __forceinline__ void tile_end(Acc &x, int t) const {
+    if (!ARG) return;
+    T c = sums.tie(x.t);
+    if (S::less(c, x.v)) {
+      x.v = c;
       x.id = t;
     }
   }
@@ -296,58 +301,36 @@ template <class TT, bool ARG> struct mp_float_op {
   }
 };
 
+/* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. */
+template <class TT> struct mp_float_sums {
+  typedef TT T;
+  typedef mp_traits<T> tr;
+  static __device__ __forceinline__ T identity() { return tr::init(); }
+  static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::min(c, a + b); }
+  __device__ __forceinline__ T tie(T t) const { return t; }
+  static __device__ __forceinline__ bool less(T t, T v) { return tr::less(t, v); }
+};
+template <class T, bool ARG> using mp_float_op = mp_op<mp_float_sums<T>, ARG>;
+
 /* Integers through Hopper's DPX min-add (one VIADDMNMX per pair, or per two pairs packed as
  * 16-bit halves). DPX adds wrap, Octave's saturate, so the operands are first shifted by their
  * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
- * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
- * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k). The
- * host checks the spreads (mp_int_plan) and otherwise falls back to v2's wide accumulation.
+ * less than the word's range no sum can wrap, the unsigned minimum is exact, and dpx_decode
+ * adds the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
+ * The host checks the spreads (mp_int_plan) and otherwise falls back to v2's wide accumulation.
  * Other GPUs run the same intrinsics in software. */
-template <bool PACK>
-__device__ __forceinline__ uint32_t dpx_addmin(uint32_t a, uint32_t b, uint32_t c) {
-  return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
-}
-
-template <bool PACK, bool ARG> struct mp_dpx_op {
+template <bool PACK> struct mp_dpx_sums {
   typedef uint32_t T;
-  struct Acc {
-    uint32_t v, t;
-    int id;
-  };
-  uint32_t *W;     /* the minima as words, Mr x Nr row-major; dpx_decode makes them the class */
-  double *tile;
-  int Mr, Nr;      /* Nr counts words */
-  uint32_t lo, hi; /* the shifted sums at which the class saturates (for the witness's ties) */
-  static __device__ __forceinline__ void init(Acc &x) {
-    x.v = 0xffffffffu;
-    x.id = 0;
+  uint32_t lo, hi; /* the shifted sums at which the class saturates */
+  static __device__ __forceinline__ T identity() { return 0xffffffffu; }
+  static __device__ __forceinline__ T addmin(T a, T b, T c) {
+    return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
   }
-  static __device__ __forceinline__ void first(Acc &x, T a, T b) {
-    if (ARG) x.t = a + b;
-    else x.v = dpx_addmin<PACK>(a, b, x.v);
-  }
-  static __device__ __forceinline__ void step(Acc &x, T a, T b) {
-    if (ARG) x.t = dpx_addmin<PACK>(a, b, x.t);
-    else x.v = dpx_addmin<PACK>(a, b, x.v);
-  }
-  /* Octave's ties are between saturated sums: compare the tile's minimum clamped as the class
-   * would clamp it. (The witness runs unpacked: PACK is never ARG.) */
-  __device__ __forceinline__ void tile_end(Acc &x, int t) const {
-    if (!ARG) return;
-    uint32_t c = min(max(x.t, lo), hi);
-    if (c < x.v) {
-      x.v = c;
-      x.id = t;
-    }
-  }
-  __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
-    if (i < Mr && j < Nr) {
-      size_t at = (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j; /* split z's plane */
-      W[at] = x.v;
-      if (ARG) tile[at] = x.id;
-    }
-  }
+  /* Octave's ties are between saturated sums. (The witness runs unpacked: PACK is never ARG.) */
+  __device__ __forceinline__ T tie(T t) const { return min(max(t, lo), hi); }
+  static __device__ __forceinline__ bool less(T t, T v) { return t < v; }
 };
+template <bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<PACK>, ARG>;
 
 /* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
  * k), NaN never wins; the tiles are already global. Floating point planes are the output's
@@ -546,7 +529,7 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
     int splits = alloc_planes(
         warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), m * n,
         sizeof(T), ARG, &planes, &tiles);
-    Op op = {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK, (int)n, (int)m};
+    Op op = {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK, (int)n, (int)m, {}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
     if (splits > 1)
       merge_planes<T, ARG><<<grid_for(m * n, THREADS), THREADS>>>((const T *)planes, tiles, splits,
@@ -668,8 +651,8 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
         warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), n * words,
         sizeof(uint32_t), ARG, &planes, &tiles);
     Op op = {splits > 1 ? (uint32_t *)planes : wc, splits > 1 ? tiles : dK, (int)n, (int)words,
-             clamp_word((long long)mp_traits<T>::lowest() - base),
-             clamp_word((long long)mp_traits<T>::empty() - base)};
+             {clamp_word((long long)mp_traits<T>::lowest() - base),
+              clamp_word((long long)mp_traits<T>::empty() - base)}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
     if (splits > 1)
       merge_word_planes<PACK, ARG><<<grid_for(n * words, THREADS), THREADS>>>(
