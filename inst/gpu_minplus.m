@@ -365,6 +365,21 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
+%! ## the packed witness keeps each half's tile in 16 bits: k = 2^20 is the deepest
+%! ## it takes (65536 tiles of 16), one more goes through 32-bit words.  The only
+%! ## minima, and a tie after them, sit in the last tiles.
+%! for k = [2^20, 2^20 + 1]
+%!   A = int16 (randi ([100 200], 3, k)); B = int16 (randi ([100 200], k, 2));
+%!   A(1, k) = -50; A(2, k - 20) = -50; A(3, k - 1) = -60;
+%!   B(k - 1, 1) = 10; B(k - 3, 2) = -60;
+%!   [C, K] = gpu_minplus (A, B);
+%!   [R, RK] = min (A + permute (B, [3 1 2]), [], 2);
+%!   assert (C, reshape (R, 3, 2));
+%!   assert (K, reshape (RK, 3, 2));
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
 %! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100; ...
 %!            60 1500 40];   # the last: few output tiles, so warptile splits k

@@ -256,24 +256,28 @@ done:
  * current BK-deep tile (t) beside the running one (v) and, at the tile's end, the index of the
  * last tile that strictly improved v (id). A per-pair witness costs a compare and two selects on
  * every step; this costs them once per BK steps. witness_fixup then searches that one tile for
- * the smallest k attaining C(i, j), which is Octave's index. ---- */
+ * the smallest k attaining C(i, j), which is Octave's index. (Searching it in the kernel's
+ * epilogue instead, with the operands still in L2, measured slower: the search's loads raised
+ * the kernel's registers and cut its occupancy, doc/NOTES.md.) ---- */
 
 /* The min-plus Op of warptile_kernel, over a representation S of the sums:
  *   typedef T; identity(); addmin(a, b, c) = min(c, a + b);
- *   tie(t): the tile minimum as Octave compares it; less(t, v): t replaces v.
- * With ARG the witness is kept per tile, as explained above. */
-template <class S, bool ARG> struct mp_op {
+ *   keep(v, id, t, tile): the running minimum v takes the tile minimum t where t wins (as Octave
+ *   compares them), and id the tile;
+ *   store<ARG>(v, id, i, j, Mr, Nr): output (i, j) of the Mr x Nr row-major product and its
+ *   tile, into a plane of partial results when k is split (blockIdx.z its slice), else into
+ *   the result. */
+template <class SUMS, bool ARG> struct mp_op {
+  typedef SUMS S;
   typedef typename S::T T;
   struct Acc {
     T v, t;
-    int id;
+    uint32_t id;
   };
-  T *C;         /* the minima, Mr x Nr row-major (a plane per slice of k when split) */
-  double *tile; /* with ARG: the tile of the witness, for witness_fixup */
   int Mr, Nr;
   S sums;
-  static __device__ __forceinline__ void init(Acc &x) {
-    x.v = S::identity();
+  __device__ __forceinline__ void init(Acc &x) const {
+    x.v = ARG ? sums.witness_start() : S::identity();
     x.id = 0;
   }
   static __device__ __forceinline__ void first(Acc &x, T a, T b) {
@@ -285,52 +289,119 @@ template <class S, bool ARG> struct mp_op {
     else x.v = S::addmin(a, b, x.v);
   }
   __device__ __forceinline__ void tile_end(Acc &x, int t) const {
-    if (!ARG) return;
-    T c = sums.tie(x.t);
-    if (S::less(c, x.v)) {
-      x.v = c;
-      x.id = t;
-    }
+    if (ARG) sums.keep(x.v, x.id, x.t, (uint32_t)t);
   }
   __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
-    if (i < Mr && j < Nr) {
-      size_t at = (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j; /* split z's plane */
-      C[at] = x.v;
-      if (ARG) tile[at] = x.id;
-    }
+    if (i < Mr && j < Nr) sums.template store<ARG>(x.v, x.id, i, j, Mr, Nr);
   }
 };
 
-/* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. */
+/* Where output (i, j) of an Mr x Nr product goes in split slice z's plane (or the result). */
+__device__ __forceinline__ size_t plane_at(int i, int j, int Mr, int Nr) {
+  return (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j;
+}
+
+/* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. The
+ * row-major transposed product is Octave's column-major C, so results go straight to C and the
+ * tiles to K (for witness_fixup), or both to the planes of a split. */
 template <class TT> struct mp_float_sums {
   typedef TT T;
   typedef mp_traits<T> tr;
+  T *C;         /* C, or the planes */
+  double *tile; /* with the witness: K, or the planes' tiles */
   static __device__ __forceinline__ T identity() { return tr::init(); }
+  __device__ __forceinline__ T witness_start() const { return tr::init(); }
   static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::min(c, a + b); }
-  __device__ __forceinline__ T tie(T t) const { return t; }
-  static __device__ __forceinline__ bool less(T t, T v) { return tr::less(t, v); }
+  __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
+    if (tr::less(t, v)) {
+      v = t;
+      id = tile;
+    }
+  }
+  template <bool ARG>
+  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr) const {
+    size_t at = plane_at(i, j, Mr, Nr);
+    C[at] = v;
+    if (ARG) tile[at] = id;
+  }
 };
 template <class T, bool ARG> using mp_float_op = mp_op<mp_float_sums<T>, ARG>;
+
+/* DPX words back into the class TC: C(row, col) = sat(base + word) for Octave's m x n C, where
+ * word (col, w) of the transposed product holds row w, or rows 2w and 2w + 1 in its low and high
+ * halves when packed; with the witness, the tile of each (from id, the same way) into K for
+ * witness_fixup. */
+template <class TC, bool PACK> struct mp_dpx_out {
+  TC *C;
+  double *K;
+  size_t m;
+  long long base; /* the shifts of A and B */
+  __device__ __forceinline__ void put(size_t col, size_t w, uint32_t v, uint32_t id,
+                                      bool arg) const {
+    typedef mp_traits<TC> tr;
+#pragma unroll
+    for (int h = 0; h < (PACK ? 2 : 1); h++) {
+      size_t row = PACK ? 2 * w + h : w;
+      if (row < m) {
+        uint32_t u = PACK ? (v >> 16 * h) & 0xffffu : v;
+        C[col * m + row] = tr::store((typename tr::W)(base + u));
+        if (arg) K[col * m + row] = PACK ? (id >> 16 * h) & 0xffffu : id;
+      }
+    }
+  }
+};
 
 /* Integers through Hopper's DPX min-add (one VIADDMNMX per pair, or per two pairs packed as
  * 16-bit halves). DPX adds wrap, Octave's saturate, so the operands are first shifted by their
  * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
- * less than the word's range no sum can wrap, the unsigned minimum is exact, and dpx_decode
- * adds the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
+ * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
+ * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
  * The host checks the spreads (mp_int_plan) and otherwise falls back to v2's wide accumulation.
- * Other GPUs run the same intrinsics in software. */
-template <bool PACK> struct mp_dpx_sums {
+ * Other GPUs run the same intrinsics in software.
+ * The witness compares sums clamped to [lo, hi], the shifted sums at which the class saturates,
+ * since Octave's ties are between saturated values. Packed, each half keeps its own tile in the
+ * same half of id (so tiles must be below 2^16), without compares: the running minimum starts
+ * at hi and stays in [lo, hi], so the clamped update max(min(v, t), lo) can only lower it, the
+ * difference v - nv subtracts both halves at once without a borrow, min(difference, 1) is 1 in
+ * each half that improved, and times the tile (which only grows) it raises that half's id by a
+ * max. Four ALU operations and one multiply per tile, where SIMD compare masks took about ten
+ * and made the witness 1.45x the kernel without it (doc/NOTES.md). */
+template <class TC, bool PACK> struct mp_dpx_sums {
   typedef uint32_t T;
-  uint32_t lo, hi; /* the shifted sums at which the class saturates */
+  uint32_t lo, hi;   /* packed: the same bound in both halves */
+  uint32_t *planes;  /* split: the words of each slice of k */
+  uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
+  mp_dpx_out<TC, PACK> out;
   static __device__ __forceinline__ T identity() { return 0xffffffffu; }
+  __device__ __forceinline__ T witness_start() const { return PACK ? hi : identity(); }
   static __device__ __forceinline__ T addmin(T a, T b, T c) {
     return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
   }
-  /* Octave's ties are between saturated sums. (The witness runs unpacked: PACK is never ARG.) */
-  __device__ __forceinline__ T tie(T t) const { return min(max(t, lo), hi); }
-  static __device__ __forceinline__ bool less(T t, T v) { return t < v; }
+  __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
+    if (PACK) {
+      uint32_t nv = __vmaxu2(__vminu2(v, t), lo);
+      id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
+      v = nv;
+    } else {
+      t = min(max(t, lo), hi);
+      if (t < v) {
+        v = t;
+        id = tile;
+      }
+    }
+  }
+  template <bool ARG>
+  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr) const {
+    if (gridDim.z > 1) {
+      size_t at = plane_at(i, j, Mr, Nr);
+      planes[at] = v;
+      if (ARG) tiles[at] = id;
+    } else {
+      out.put((size_t)i, (size_t)j, v, id, ARG);
+    }
+  }
 };
-template <bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<PACK>, ARG>;
+template <class TC, bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<TC, PACK>, ARG>;
 
 /* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
  * k), NaN never wins; the tiles are already global. Floating point planes are the output's
@@ -343,6 +414,7 @@ __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__
   typedef mp_traits<T> tr;
   T v = P[idx];
   double id = ARG ? Pt[idx] : 0;
+#pragma unroll 8 /* several planes' loads in flight: few outputs leave the merge latency-bound */
   for (int z = 1; z < splits; z++) {
     T t = P[(size_t)z * count + idx];
     if (ARG) {
@@ -358,25 +430,27 @@ __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__
   if (ARG) tile[idx] = id;
 }
 
-template <bool PACK, bool ARG>
-__global__ void merge_word_planes(const uint32_t *__restrict__ P, const double *__restrict__ Pt,
-                                  int splits, size_t count, uint32_t *__restrict__ W,
-                                  double *__restrict__ tile) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+template <class TC, bool PACK, bool ARG>
+__global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t *__restrict__ Pt,
+                                  int splits, size_t rows, size_t words,
+                                  mp_dpx_out<TC, PACK> out) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, count = rows * words;
   if (idx >= count) return;
-  uint32_t v = P[idx];
-  double id = ARG ? Pt[idx] : 0;
+  uint32_t v = P[idx], id = ARG ? Pt[idx] : 0;
+#pragma unroll 8 /* several planes' loads in flight: few outputs leave the merge latency-bound */
   for (int z = 1; z < splits; z++) {
-    uint32_t t = P[(size_t)z * count + idx];
+    size_t at = (size_t)z * count + idx;
+    uint32_t t = P[at];
     if (PACK) {
+      uint32_t wins = __vcmpltu2(t, v);
+      if (ARG) id = (Pt[at] & wins) | (id & ~wins);
       v = __vminu2(v, t);
     } else if (t < v) {
       v = t;
-      if (ARG) id = Pt[(size_t)z * count + idx];
+      if (ARG) id = Pt[at];
     }
   }
-  W[idx] = v;
-  if (ARG) tile[idx] = id;
+  out.put(idx / words, idx % words, v, id, ARG);
 }
 
 static int sm_count(void) {
@@ -391,37 +465,28 @@ static int sm_count(void) {
   return sms;
 }
 
-/* Scratch for split-K's planes: `splits` planes of `count` elements (and their tiles with the
- * witness). When it cannot be had the product simply runs unsplit. */
-static int alloc_planes(int splits, size_t count, size_t es, bool arg, void **planes,
-                        double **tiles) {
+/* Scratch for split-K's planes: `splits` planes of `count` elements of es bytes (and, with the
+ * witness, their tiles of ts bytes). When it cannot be had the product simply runs unsplit. */
+static int alloc_planes(int splits, size_t count, size_t es, size_t ts, void **planes,
+                        void **tiles) {
   *planes = NULL;
   *tiles = NULL;
   if (splits <= 1) return 1;
   if (ck_dev_alloc(planes, splits * count * es) == CK_OK &&
-      (!arg || ck_dev_alloc((void **)tiles, splits * count * sizeof(double)) == CK_OK))
+      (!ts || ck_dev_alloc(tiles, splits * count * ts) == CK_OK))
     return splits;
   ck_dev_free(*planes);
   *planes = NULL;
   return 1;
 }
 
-/* Slices of k at least this deep: shallower ones cost more in merging than they gain. */
-#define MIN_SPLIT_DEPTH 256
-
-/* C(i, j) (m x n, the class) = sat(base + word), from the row-major words of the transposed
- * product: output (j, i), in half i % 2 of word i / 2 when packed. */
-template <class T>
-__global__ void dpx_decode(const uint32_t *__restrict__ W, T *__restrict__ C, size_t m, size_t n,
-                           size_t words, long long base, bool pack) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= m * n) return;
-  size_t i = idx % m, j = idx / m;
-  uint32_t u = W[j * words + (pack ? i / 2 : i)];
-  if (pack) u = (i % 2) ? u >> 16 : u & 0xffffu;
-  typedef mp_traits<T> tr;
-  C[idx] = tr::store((typename tr::W)(base + u));
-}
+/* Split-K (warptile_splits): slices of k at least this deep; the pair updates an H100 does in
+ * the time the merge reads one element of a plane (about 13 Tpair/s against 3 TB/s for 4-byte
+ * planes; double's rate and bytes give about the same), and in the latency each plane adds to
+ * the merge's loop when there are too few outputs to hide it (about 0.1 us). */
+#define MIN_SPLIT_DEPTH 64
+#define MERGE_PAIRS 16
+#define PLANE_PAIRS (1 << 20)
 
 /* Configurations, each the fastest of four to six candidates timed on an H100 at n = 4096 and
  * 8192 (doc/NOTES.md). The witness keeps three registers per output, so its warp tiles are
@@ -526,10 +591,10 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
   void *planes = NULL;
   double *tiles = NULL;
   if (s == CK_OK) {
-    int splits = alloc_planes(
-        warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), m * n,
-        sizeof(T), ARG, &planes, &tiles);
-    Op op = {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK, (int)n, (int)m, {}};
+    int splits = alloc_planes(warptile_splits<Op, cfg>((int)Mp, (int)Np, (int)Kp, sm_count(),
+                                                       MIN_SPLIT_DEPTH, MERGE_PAIRS, PLANE_PAIRS),
+                              m * n, sizeof(T), ARG ? sizeof(double) : 0, &planes, (void **)&tiles);
+    Op op = {(int)n, (int)m, {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
     if (splits > 1)
       merge_planes<T, ARG><<<grid_for(m * n, THREADS), THREADS>>>((const T *)planes, tiles, splits,
@@ -544,8 +609,16 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
 }
 
 /* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ---- */
+
+/* range[0..1]: the minima of A (blockIdx.y 0) and B (1); range[2..3]: their maxima. Each block
+ * reduces its part in registers and shared memory, so only one atomic per block and bound
+ * reaches the same address (one per warp serialized into tens of microseconds). */
 template <class T>
-__global__ void value_range(const T *__restrict__ x, size_t count, long long *range) {
+__global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
+                             size_t count_b, long long *range) {
+  __shared__ long long part[2][THREADS / 32];
+  const T *x = blockIdx.y ? B : A;
+  size_t count = blockIdx.y ? count_b : count_a;
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
        i += (size_t)gridDim.x * blockDim.x) {
@@ -559,8 +632,19 @@ __global__ void value_range(const T *__restrict__ x, size_t count, long long *ra
     hi = h2 > hi ? h2 : hi;
   }
   if (threadIdx.x % 32 == 0) {
-    atomicMin(&range[0], lo);
-    atomicMax(&range[1], hi);
+    part[0][threadIdx.x / 32] = lo;
+    part[1][threadIdx.x / 32] = hi;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < THREADS / 32; w++) {
+      lo = part[0][w] < lo ? part[0][w] : lo;
+      hi = part[1][w] > hi ? part[1][w] : hi;
+    }
+    if (lo <= hi) { /* else this block had no elements */
+      atomicMin(&range[blockIdx.y], lo);
+      atomicMax(&range[2 + blockIdx.y], hi);
+    }
   }
 }
 
@@ -600,69 +684,74 @@ __global__ void dpx_words_b(const T *__restrict__ A, uint32_t *__restrict__ w, s
 
 enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
 
-/* Which path keeps every sum exact: the spreads of A and B must add up within the word. */
+/* Which path keeps every sum exact: the spreads of A and B must add up within the word (a half
+ * when packed, where a packed witness also needs its tiles to fit a half). */
 template <class T>
 static ck_status mp_int_plan(const T *dA, const T *dB, size_t m, size_t k, size_t n, bool arg,
                              long long *shift_a, long long *shift_b, mp_int_path *path) {
-  long long *d = NULL, h[4] = {LLONG_MAX, LLONG_MIN, LLONG_MAX, LLONG_MIN};
+  long long *d = NULL, h[4];
   CK_TRY(ck_dev_alloc((void **)&d, sizeof h));
-  ck_status s = CK_OK;
-  cudaError_t e = cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  /* bytes 0x7f: above any value, for the minima; 0x80: below any, for the maxima */
+  cudaError_t e = cudaMemsetAsync(d, 0x7f, 2 * sizeof(long long));
+  if (e == cudaSuccess) e = cudaMemsetAsync(d + 2, 0x80, 2 * sizeof(long long));
   if (e == cudaSuccess) {
-    const unsigned blocks = 1024; /* a few waves on any GPU; the loop covers the rest */
-    value_range<T><<<blocks, THREADS>>>(dA, m * k, d);
-    value_range<T><<<blocks, THREADS>>>(dB, k * n, d + 2);
+    size_t most = m * k > k * n ? m * k : k * n;
+    unsigned blocks = grid_for(most, THREADS * 16); /* 16 per thread: the loop covers the rest */
+    value_ranges<T><<<dim3(blocks < 1024 ? blocks : 1024, 2), THREADS>>>(dA, m * k, dB, k * n, d);
     e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   }
-  if (e != cudaSuccess) s = ck_cuda_status(e, "finding the operands' ranges");
+  ck_status s = e == cudaSuccess ? CK_OK : ck_cuda_status(e, "finding the operands' ranges");
   ck_dev_free(d);
   CK_TRY(s);
-  long long spread = (h[1] - h[0]) + (h[3] - h[2]); /* at most 2^33: no overflow */
+  /* h: min A, min B, max A, max B */
+  long long spread = (h[2] - h[0]) + (h[3] - h[1]); /* at most 2^33: no overflow */
+  const size_t bk = v3_cfg<uint32_t, true>::type::BK;
+  bool tiles_fit = !arg || round_up(k, bk) / bk <= 0x10000;
   *shift_a = h[0];
-  *shift_b = h[2];
-  *path = !arg && sizeof(T) <= 2 && spread <= 0xffff ? MP_INT_U16X2
-          : spread <= 0xffffffffLL                   ? MP_INT_U32
-                                                     : MP_INT_WIDE;
+  *shift_b = h[1];
+  *path = sizeof(T) <= 2 && tiles_fit && spread <= 0xffff ? MP_INT_U16X2
+          : spread <= 0xffffffffLL                        ? MP_INT_U32
+                                                          : MP_INT_WIDE;
   return CK_OK;
 }
 
-static uint32_t clamp_word(long long x) {
-  return x < 0 ? 0u : x > 0xffffffffLL ? 0xffffffffu : (uint32_t)x;
+/* The shifted sum x as a bound for the witness's clamp: within the word, or in both halves. */
+static uint32_t clamp_word(long long x, bool pack) {
+  long long top = pack ? 0xffff : 0xffffffffLL;
+  uint32_t u = x < 0 ? 0u : x > top ? (uint32_t)top : (uint32_t)x;
+  return pack ? u * 0x10001u : u;
 }
 
 template <class T, bool PACK, bool ARG>
 static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
                             size_t n, long long shift_a, long long shift_b) {
   typedef typename v3_cfg<uint32_t, ARG>::type cfg;
-  typedef mp_dpx_op<PACK, ARG> Op;
+  typedef mp_dpx_op<T, PACK, ARG> Op;
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
-  uint32_t *wa = NULL, *wb = NULL, *wc = NULL;
-  void *planes = NULL;
-  double *tiles = NULL;
+  uint32_t *wa = NULL, *wb = NULL, *planes = NULL, *tiles = NULL;
   ck_status s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
   if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
-  if (s == CK_OK) s = ck_dev_alloc((void **)&wc, n * words * sizeof(uint32_t));
   if (s == CK_OK) {
     dpx_words_a<T><<<grid_for(Mp * Kp, THREADS), THREADS>>>(dB, wa, k, n, Kp, Mp, shift_b, PACK);
     dpx_words_b<T><<<grid_for(Kp * Np, THREADS), THREADS>>>(dA, wb, m, k, Np, Kp, shift_a, PACK);
     long long base = shift_a + shift_b;
-    int splits = alloc_planes(
-        warptile_splits<cfg>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH), n * words,
-        sizeof(uint32_t), ARG, &planes, &tiles);
-    Op op = {splits > 1 ? (uint32_t *)planes : wc, splits > 1 ? tiles : dK, (int)n, (int)words,
-             {clamp_word((long long)mp_traits<T>::lowest() - base),
-              clamp_word((long long)mp_traits<T>::empty() - base)}};
+    int splits = alloc_planes(warptile_splits<Op, cfg>((int)Mp, (int)Np, (int)Kp, sm_count(),
+                                                       MIN_SPLIT_DEPTH, MERGE_PAIRS, PLANE_PAIRS),
+                              n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0,
+                              (void **)&planes, (void **)&tiles);
+    mp_dpx_out<T, PACK> out = {dC, dK, m, base};
+    Op op = {(int)n, (int)words,
+             {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
+              clamp_word((long long)mp_traits<T>::empty() - base, PACK), planes, tiles, out}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
     if (splits > 1)
-      merge_word_planes<PACK, ARG><<<grid_for(n * words, THREADS), THREADS>>>(
-          (const uint32_t *)planes, tiles, splits, n * words, wc, dK);
-    dpx_decode<T><<<grid_for(m * n, THREADS), THREADS>>>(wc, dC, m, n, words, base, PACK);
+      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, THREADS), THREADS>>>(
+          planes, tiles, splits, n, words, out);
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(wa);
   ck_dev_free(wb);
-  ck_dev_free(wc);
   ck_dev_free(planes);
   ck_dev_free(tiles);
   return s;
@@ -674,7 +763,8 @@ static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t 
   long long sa, sb;
   mp_int_path path;
   CK_TRY(mp_int_plan<T>(dA, dB, m, k, n, ARG, &sa, &sb, &path));
-  if (path == MP_INT_U16X2) return run_v3_dpx<T, true, false>(dA, dB, dC, dK, m, k, n, sa, sb);
+  if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
+    if (path == MP_INT_U16X2) return run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, sa, sb);
   if (path == MP_INT_U32) return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, sa, sb);
   return run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
 }

@@ -169,17 +169,44 @@ static void warptile_launch_split(int Mp, int Np, int Kp, int splits, const type
     warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
-/* How many slices of K fill the GPU when the output alone gives too few blocks: about four
- * blocks per SM, each slice at least min_len deep. */
-template <class CFG>
-static int warptile_splits(int Mp, int Np, int Kp, int sms, int min_len) {
-  long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN), want = 4LL * sms;
-  if (blocks >= want) return 1;
-  long long s = (want + blocks - 1) / blocks, most = Kp / min_len;
-  s = s < most ? s : most;
-  s = s < 1 ? 1 : s > 1024 ? 1024 : s;
-  int Kz = (int)((Kp / CFG::BK + s - 1) / s) * CFG::BK;
-  return (Kp + Kz - 1) / Kz; /* no empty slice */
+/* How many slices of K to run ("split-K"). The kernel's time goes in waves of resident blocks,
+ * each wave as long as one slice is deep, so the cost of s slices is
+ *   waves(s) * slots * BM * BN * (K / s)  +  s * M * N * merge_pairs
+ * in pair updates, the second term the merge of the s planes (merge_pairs: the pair updates
+ * the GPU could do in the time of reading one plane element; plane_pairs is added per plane
+ * for the latency of the merge's loop). Splitting pays when
+ * the output alone leaves the last wave (or the only one) partly empty. Slices stay at least
+ * min_len deep; a split must save 5% to be taken. */
+template <class Op, class CFG>
+static int warptile_splits(int Mp, int Np, int Kp, int sms, int min_len, int merge_pairs,
+                           int plane_pairs) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm,
+          warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM,
+                          CFG::TN, CFG::NT, true>,
+          CFG::NT, 0) != cudaSuccess ||
+      per_sm < 1) {
+    (void)cudaGetLastError();
+    per_sm = 1;
+  }
+  const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
+  const long long slots = (long long)per_sm * sms;
+  const long long steps = Kp / CFG::BK, most = Kp / min_len < 1024 ? Kp / min_len : 1024;
+  int best = 1;
+  double best_cost = 0;
+  for (long long s = 1; s <= (most > 1 ? most : 1); s++) {
+    long long kz = (steps + s - 1) / s, used = (steps + kz - 1) / kz; /* no empty slice */
+    if (used != s) continue;
+    double waves = (double)((blocks * s + slots - 1) / slots);
+    double cost = waves * slots * CFG::BM * CFG::BN * (double)(kz * CFG::BK) +
+                  (s > 1 ? (double)s * ((double)Mp * Np * merge_pairs + plane_pairs) : 0);
+    if (s == 1 || cost < 0.95 * best_cost) {
+      best = (int)s;
+      best_cost = cost;
+    }
+  }
+  return best;
 }
 
 #endif
