@@ -82,6 +82,20 @@ static unsigned grid_for(size_t work, unsigned threads) {
   return (unsigned)((work + threads - 1) / threads);
 }
 
+/* idx = q * d + r. 64-bit division is a long software sequence; the passes over operands and
+ * outputs that index this way measured twice as slow as their bytes allow, so the common case
+ * of sizes within 32 bits divides in 32 bits (the branch is the same for the whole grid). */
+__device__ __forceinline__ void split_index(size_t idx, size_t d, size_t &q, size_t &r) {
+  if ((idx | d) >> 32) {
+    q = idx / d;
+    r = idx % d;
+  } else {
+    unsigned q32 = (unsigned)idx / (unsigned)d;
+    q = q32;
+    r = (unsigned)idx - q32 * (unsigned)d;
+  }
+}
+
 /* ---- v0 naive: one thread per output, consecutive threads walk along a row of C, so each
  * thread of a warp reads a different column of B (stride k) and writes C with stride m. ---- */
 template <class T, bool ARG>
@@ -450,7 +464,9 @@ __global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t
       if (ARG) id = Pt[at];
     }
   }
-  out.put(idx / words, idx % words, v, id, ARG);
+  size_t col, w;
+  split_index(idx, words, col, w);
+  out.put(col, w, v, id, ARG);
 }
 
 static int sm_count(void) {
@@ -517,7 +533,8 @@ __global__ void pad_fill(const T *__restrict__ src, T *__restrict__ dst, size_t 
                          size_t rows_p, size_t cols_p, T fill) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= rows_p * cols_p) return;
-  size_t r = idx / cols_p, c = idx % cols_p;
+  size_t r, c;
+  split_index(idx, cols_p, r, c);
   dst[idx] = (r < rows && c < cols) ? src[r * cols + c] : fill;
 }
 
@@ -548,7 +565,9 @@ __global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
   if (idx >= m * n) return;
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
-  size_t i = idx % m, j = idx / m, p0 = (size_t)K[idx] * bk, p1 = p0 + bk < k ? p0 + bk : k;
+  size_t i, j;
+  split_index(idx, m, j, i);
+  size_t p0 = (size_t)K[idx] * bk, p1 = p0 + bk < k ? p0 + bk : k;
   W c = (W)C[idx];
   size_t at = 0;
   for (size_t p = p0; p < p1; p++)
@@ -620,8 +639,19 @@ __global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *_
   const T *x = blockIdx.y ? B : A;
   size_t count = blockIdx.y ? count_b : count_a;
   long long lo = LLONG_MAX, hi = LLONG_MIN;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
-       i += (size_t)gridDim.x * blockDim.x) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < count; i += 4 * stride) { /* four loads in flight, not one */
+    long long v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) v[u] = (long long)x[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      lo = v[u] < lo ? v[u] : lo;
+      hi = v[u] > hi ? v[u] : hi;
+    }
+  }
+  for (; i < count; i += stride) {
     long long v = (long long)x[i];
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
@@ -656,7 +686,8 @@ __global__ void dpx_words_a(const T *__restrict__ B, uint32_t *__restrict__ w, s
                             size_t Kp, size_t Mp, long long shift, bool pack) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= Mp * Kp) return;
-  size_t j = idx / Kp, p = idx % Kp;
+  size_t j, p;
+  split_index(idx, Kp, j, p);
   uint32_t u = 0xffffffffu;
   if (j < n && p < k) {
     u = (uint32_t)((long long)B[p + j * k] - shift);
@@ -672,7 +703,8 @@ __global__ void dpx_words_b(const T *__restrict__ A, uint32_t *__restrict__ w, s
                             size_t Np, size_t Kp, long long shift, bool pack) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= Kp * Np) return;
-  size_t p = idx / Np, c = idx % Np;
+  size_t p, c;
+  split_index(idx, Np, p, c);
   uint32_t u = 0;
   if (p < k) {
     size_t i = pack ? 2 * c : c;
