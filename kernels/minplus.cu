@@ -419,7 +419,8 @@ template <class TC, bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<TC,
 
 /* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
  * k), NaN never wins; the tiles are already global. Floating point planes are the output's
- * layout; DPX words are merged as words (per half when packed), before dpx_decode. */
+ * layout; DPX words are merged as words (per half when packed, tiles likewise) and decoded into
+ * the class as they are written. */
 template <class T, bool ARG>
 __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__ Pt, int splits,
                              size_t count, T *__restrict__ C, double *__restrict__ tile) {
