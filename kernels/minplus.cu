@@ -482,29 +482,6 @@ static int sm_count(void) {
   return sms;
 }
 
-/* Scratch for split-K's planes: `splits` planes of `count` elements of es bytes (and, with the
- * witness, their tiles of ts bytes). When it cannot be had the product simply runs unsplit. */
-static int alloc_planes(int splits, size_t count, size_t es, size_t ts, void **planes,
-                        void **tiles) {
-  *planes = NULL;
-  *tiles = NULL;
-  if (splits <= 1) return 1;
-  if (ck_dev_alloc(planes, splits * count * es) == CK_OK &&
-      (!ts || ck_dev_alloc(tiles, splits * count * ts) == CK_OK))
-    return splits;
-  ck_dev_free(*planes);
-  *planes = NULL;
-  return 1;
-}
-
-/* Split-K (warptile_splits): slices of k at least this deep; the pair updates an H100 does in
- * the time the merge reads one element of a plane (about 13 Tpair/s against 3 TB/s for 4-byte
- * planes; double's rate and bytes give about the same), and in the latency each plane adds to
- * the merge's loop when there are too few outputs to hide it (about 0.1 us). */
-#define MIN_SPLIT_DEPTH 64
-#define MERGE_PAIRS 16
-#define PLANE_PAIRS (1 << 20)
-
 /* Configurations, each the fastest of four to six candidates timed on an H100 at n = 4096 and
  * 8192 (doc/NOTES.md). The witness keeps three registers per output, so its warp tiles are
  * half as large. */
@@ -527,6 +504,33 @@ template <> struct v3_cfg<double, false> { typedef v3_cfg_double type; };
 template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
+
+/* Split-K (warptile_splits): slices of k at least this deep; the pair updates an H100 does in
+ * the time the merge reads one element of a plane (about 13 Tpair/s against 3 TB/s for 4-byte
+ * planes; double's rate and bytes give about the same), and in the latency each plane adds to
+ * the merge's loop when there are too few outputs to hide it (about 0.1 us). */
+#define MIN_SPLIT_DEPTH 64
+#define MERGE_PAIRS 16
+#define PLANE_PAIRS (1 << 20)
+
+/* How many slices of k the Op's kernel runs over the padded Mp x Np x Kp product, with the
+ * scratch for their planes: `count` elements of es bytes each (and, with the witness, their
+ * tiles of ts bytes). When the scratch cannot be had the product simply runs unsplit. */
+template <class Op, class CFG>
+static int plan_split(size_t Mp, size_t Np, size_t Kp, size_t count, size_t es, size_t ts,
+                      void **planes, void **tiles) {
+  *planes = NULL;
+  *tiles = NULL;
+  int splits = warptile_splits<Op, CFG>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH,
+                                        MERGE_PAIRS, PLANE_PAIRS);
+  if (splits <= 1) return 1;
+  if (ck_dev_alloc(planes, splits * count * es) == CK_OK &&
+      (!ts || ck_dev_alloc(tiles, splits * count * ts) == CK_OK))
+    return splits;
+  ck_dev_free(*planes);
+  *planes = NULL;
+  return 1;
+}
 
 /* dst (rows_p x cols_p, row-major) = src (rows x cols, row-major) with `fill` around it. */
 template <class T>
@@ -611,9 +615,8 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
   void *planes = NULL;
   double *tiles = NULL;
   if (s == CK_OK) {
-    int splits = alloc_planes(warptile_splits<Op, cfg>((int)Mp, (int)Np, (int)Kp, sm_count(),
-                                                       MIN_SPLIT_DEPTH, MERGE_PAIRS, PLANE_PAIRS),
-                              m * n, sizeof(T), ARG ? sizeof(double) : 0, &planes, (void **)&tiles);
+    int splits = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0,
+                                     &planes, (void **)&tiles);
     Op op = {(int)n, (int)m, {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
     if (splits > 1)
@@ -769,10 +772,9 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     dpx_words_a<T><<<grid_for(Mp * Kp, THREADS), THREADS>>>(dB, wa, k, n, Kp, Mp, shift_b, PACK);
     dpx_words_b<T><<<grid_for(Kp * Np, THREADS), THREADS>>>(dA, wb, m, k, Np, Kp, shift_a, PACK);
     long long base = shift_a + shift_b;
-    int splits = alloc_planes(warptile_splits<Op, cfg>((int)Mp, (int)Np, (int)Kp, sm_count(),
-                                                       MIN_SPLIT_DEPTH, MERGE_PAIRS, PLANE_PAIRS),
-                              n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0,
-                              (void **)&planes, (void **)&tiles);
+    int splits = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t),
+                                     ARG ? sizeof(uint32_t) : 0, (void **)&planes,
+                                     (void **)&tiles);
     mp_dpx_out<T, PACK> out = {dC, dK, m, base};
     Op op = {(int)n, (int)words,
              {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
