@@ -380,6 +380,26 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
+%! ## a deep k over few outputs splits k into many slices, merged in runs of
+%! ## slices: ties between slices of different runs must still give the
+%! ## smallest k, and slices whose terms are all NaN must never win
+%! k = 20000;
+%! for cls = {"single", "double", "int32", "int16", "uint8"}
+%!   A = cast (randi ([0 3], 5, k), cls{1}); B = cast (randi ([0 3], k, 4), cls{1});
+%!   A(2, :) = 3; A(2, [9000 15000 19990]) = 0;   # ties far apart in k
+%!   if (isfloat (A))
+%!     A(3, 1:12000) = NaN;
+%!     A(4, :) = NaN; A(4, k) = 5;
+%!   endif
+%!   [C, K] = gpu_minplus (A, B);
+%!   [R, RK] = min (A + permute (B, [3 1 2]), [], 2);
+%!   assert (C, reshape (R, 5, 4));
+%!   assert (K, reshape (RK, 5, 4));
+%!   assert (gpu_minplus (A, B), C);
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
 %! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100; ...
 %!            60 1500 40];   # the last: few output tiles, so warptile splits k

@@ -17,9 +17,18 @@ static struct {
 
 static cudaStream_t copy_stream = NULL; /* see ck_copy_stream */
 
+static struct {
+  void *buf;
+  cudaEvent_t ready;
+} note; /* see ck_pinned_note */
+
 static void stage_release(void) {
   if (copy_stream) cudaStreamDestroy(copy_stream);
   copy_stream = NULL;
+  if (note.buf) cudaFreeHost(note.buf);
+  if (note.ready) cudaEventDestroy(note.ready);
+  note.buf = NULL;
+  note.ready = NULL;
   for (int b = 0; b < 2; b++) {
     if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
     if (stage.done[b]) cudaEventDestroy(stage.done[b]);
@@ -30,6 +39,12 @@ static void stage_release(void) {
 }
 
 static void stage_release_at_exit(void) { stage_release(); }
+
+/* Released before the CUDA runtime's own exit handler, which was registered earlier. */
+static void release_at_exit(void) {
+  if (!stage.atexit_registered) atexit(stage_release_at_exit);
+  stage.atexit_registered = 1;
+}
 
 /* Pinned buffers on first use; when pinning fails the copies fall back to pageable ones. */
 static int stage_ok(void) {
@@ -44,10 +59,24 @@ static int stage_ok(void) {
       return 0;
     }
   stage.ready = 1;
-  /* Released before the CUDA runtime's own exit handler, which was registered earlier. */
-  if (!stage.atexit_registered) atexit(stage_release_at_exit);
-  stage.atexit_registered = 1;
+  release_at_exit();
   return 1;
+}
+
+ck_status ck_pinned_note(void **buf, cudaEvent_t *ready) {
+  if (!note.buf && cudaHostAlloc(&note.buf, CK_NOTE_BYTES, cudaHostAllocDefault) != cudaSuccess)
+    note.buf = NULL;
+  if (note.buf && !note.ready &&
+      cudaEventCreateWithFlags(&note.ready, cudaEventDisableTiming) != cudaSuccess)
+    note.ready = NULL;
+  if (!note.buf || !note.ready) {
+    (void)cudaGetLastError();
+    return CK_ERR_CUDA;
+  }
+  release_at_exit();
+  *buf = note.buf;
+  *ready = note.ready;
+  return CK_OK;
 }
 
 /* memcpy on several threads: one thread cannot saturate memory bandwidth, least of all when the

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ck_internal.h"
 #include "warptile.cuh"
@@ -370,7 +371,7 @@ template <class TC, bool PACK> struct mp_dpx_out {
  * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
  * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
  * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
- * The host checks the spreads (mp_int_plan) and otherwise falls back to v2's wide accumulation.
+ * The host checks the spreads (int_path) and otherwise falls back to v2's wide accumulation.
  * Other GPUs run the same intrinsics in software.
  * The witness compares sums clamped to [lo, hi], the shifted sums at which the class saturates,
  * since Octave's ties are between saturated values. Packed, each half keeps its own tile in the
@@ -420,54 +421,110 @@ template <class TC, bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<TC,
 /* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
  * k), NaN never wins; the tiles are already global. Floating point planes are the output's
  * layout; DPX words are merged as words (per half when packed, tiles likewise) and decoded into
- * the class as they are written. */
+ * the class as they are written.
+ * Each output's planes are cut into blockDim.y runs of consecutive planes, one per thread, and
+ * the runs folded in order in shared memory: a deep split over few outputs (256 x 8192 x 256
+ * merges 32 to 64 planes of 65536 outputs) otherwise leaves each thread a long chain of loads
+ * and the GPU mostly idle (14 us; doc/NOTES.md). */
+__device__ __forceinline__ void merge_run(int splits, int &z0, int &z1) {
+  z0 = splits * (int)threadIdx.y / (int)blockDim.y;
+  z1 = splits * ((int)threadIdx.y + 1) / (int)blockDim.y;
+}
+
+/* The later plane's (t, idt) into (v, id) by Octave's rules. */
+template <class T, bool ARG> struct merge_take {
+  __device__ __forceinline__ void operator()(T &v, double &id, T t, double idt) const {
+    typedef mp_traits<T> tr;
+    if (!ARG) {
+      v = tr::min(v, t);
+    } else if (tr::less(t, v)) {
+      v = t;
+      id = idt;
+    }
+  }
+};
+
+template <bool PACK, bool ARG> struct merge_take_word {
+  __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
+                                             uint32_t idt) const {
+    if (PACK) {
+      if (ARG) {
+        uint32_t wins = __vcmpltu2(t, v);
+        id = (idt & wins) | (id & ~wins);
+      }
+      v = __vminu2(v, t);
+    } else if (t < v) {
+      v = t;
+      if (ARG) id = idt;
+    }
+  }
+};
+
+/* One output's run of planes [z0, z1) (never empty: blockDim.y <= splits), then the runs of
+ * the block's column folded in order by its first row; true in the thread that holds the
+ * result. */
+template <class V, class I, class Take>
+__device__ __forceinline__ bool merge_runs(const V *__restrict__ P, const I *__restrict__ Pt,
+                                           int splits, size_t count, size_t idx, V &v, I &id,
+                                           Take take) {
+  __shared__ V sv[THREADS];
+  __shared__ I si[THREADS];
+  int z0, z1;
+  merge_run(splits, z0, z1);
+  if (idx < count) {
+    v = P[(size_t)z0 * count + idx];
+    id = Pt ? Pt[(size_t)z0 * count + idx] : I(0);
+#pragma unroll 8 /* several planes' loads in flight */
+    for (int z = z0 + 1; z < z1; z++) {
+      size_t at = (size_t)z * count + idx;
+      take(v, id, P[at], Pt ? Pt[at] : I(0));
+    }
+  }
+  int me = threadIdx.y * blockDim.x + threadIdx.x;
+  sv[me] = v;
+  si[me] = id;
+  __syncthreads();
+  if (threadIdx.y != 0 || idx >= count) return false;
+  for (int y = 1; y < (int)blockDim.y; y++)
+    take(v, id, sv[y * blockDim.x + threadIdx.x], si[y * blockDim.x + threadIdx.x]);
+  return true;
+}
+
 template <class T, bool ARG>
 __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__ Pt, int splits,
                              size_t count, T *__restrict__ C, double *__restrict__ tile) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= count) return;
-  typedef mp_traits<T> tr;
-  T v = P[idx];
-  double id = ARG ? Pt[idx] : 0;
-#pragma unroll 8 /* several planes' loads in flight: few outputs leave the merge latency-bound */
-  for (int z = 1; z < splits; z++) {
-    T t = P[(size_t)z * count + idx];
-    if (ARG) {
-      if (tr::less(t, v)) {
-        v = t;
-        id = Pt[(size_t)z * count + idx];
-      }
-    } else {
-      v = tr::min(v, t);
-    }
+  T v = 0;
+  double id = 0;
+  if (merge_runs(P, ARG ? Pt : (const double *)NULL, splits, count, idx, v, id,
+                 merge_take<T, ARG>())) {
+    C[idx] = v;
+    if (ARG) tile[idx] = id;
   }
-  C[idx] = v;
-  if (ARG) tile[idx] = id;
 }
 
 template <class TC, bool PACK, bool ARG>
 __global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t *__restrict__ Pt,
                                   int splits, size_t rows, size_t words,
                                   mp_dpx_out<TC, PACK> out) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, count = rows * words;
-  if (idx >= count) return;
-  uint32_t v = P[idx], id = ARG ? Pt[idx] : 0;
-#pragma unroll 8 /* several planes' loads in flight: few outputs leave the merge latency-bound */
-  for (int z = 1; z < splits; z++) {
-    size_t at = (size_t)z * count + idx;
-    uint32_t t = P[at];
-    if (PACK) {
-      uint32_t wins = __vcmpltu2(t, v);
-      if (ARG) id = (Pt[at] & wins) | (id & ~wins);
-      v = __vminu2(v, t);
-    } else if (t < v) {
-      v = t;
-      if (ARG) id = Pt[at];
-    }
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t v = 0, id = 0;
+  if (merge_runs(P, ARG ? Pt : (const uint32_t *)NULL, splits, rows * words, idx, v, id,
+                 merge_take_word<PACK, ARG>())) {
+    size_t col, w;
+    split_index(idx, words, col, w);
+    out.put(col, w, v, id, ARG);
   }
-  size_t col, w;
-  split_index(idx, words, col, w);
-  out.put(col, w, v, id, ARG);
+}
+
+/* The merge's block: runs of planes per output by outputs. Runs only pay where the outputs alone
+ * leave the GPU short of threads: with 2^20 outputs over 4 planes, four runs of one plane (four
+ * times the blocks, each a single load and a fold) took 20 us where one run of 4 took 11. */
+#define MERGE_FILL_OUTPUTS (1u << 18) /* about the threads an H100 holds at once */
+static dim3 merge_block(int splits, size_t count) {
+  unsigned runs = 1;
+  while (runs < 8 && 2 * runs <= (unsigned)splits && count * runs < MERGE_FILL_OUTPUTS) runs *= 2;
+  return dim3(THREADS / runs, runs);
 }
 
 static int sm_count(void) {
@@ -620,8 +677,9 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
     Op op = {(int)n, (int)m, {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
     if (splits > 1)
-      merge_planes<T, ARG><<<grid_for(m * n, THREADS), THREADS>>>((const T *)planes, tiles, splits,
-                                                                  m * n, dC, dK);
+      merge_planes<T, ARG><<<grid_for(m * n, merge_block(splits, m * n).x),
+                             merge_block(splits, m * n)>>>((const T *)planes, tiles, splits, m * n,
+                                                           dC, dK);
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(sa);
@@ -633,9 +691,10 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
 
 /* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ---- */
 
-/* range[0..1]: the minima of A (blockIdx.y 0) and B (1); range[2..3]: their maxima. Each block
- * reduces its part in registers and shared memory, so only one atomic per block and bound
- * reaches the same address (one per warp serialized into tens of microseconds). */
+/* range[0..1]: the minima of A (blockIdx.y 0) and B (1), complemented (~min, so that one
+ * memset below any value starts all four); range[2..3]: their maxima. Each block reduces its
+ * part in registers and shared memory, so only one atomic per block and bound reaches the same
+ * address (one per warp serialized into tens of microseconds). */
 template <class T>
 __global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
                              size_t count_b, long long *range) {
@@ -676,7 +735,7 @@ __global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *_
       hi = part[1][w] > hi ? part[1][w] : hi;
     }
     if (lo <= hi) { /* else this block had no elements */
-      atomicMin(&range[blockIdx.y], lo);
+      atomicMax(&range[blockIdx.y], ~lo);
       atomicMax(&range[2 + blockIdx.y], hi);
     }
   }
@@ -686,68 +745,119 @@ __global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *_
  * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
  * largest sum and cannot wrap. */
 template <class T>
-__global__ void dpx_words_a(const T *__restrict__ B, uint32_t *__restrict__ w, size_t k, size_t n,
-                            size_t Kp, size_t Mp, long long shift, bool pack) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= Mp * Kp) return;
+__device__ __forceinline__ uint32_t dpx_word_a(const T *__restrict__ B, size_t idx, size_t k,
+                                               size_t n, size_t Kp, long long shift, bool pack) {
   size_t j, p;
   split_index(idx, Kp, j, p);
-  uint32_t u = 0xffffffffu;
-  if (j < n && p < k) {
-    u = (uint32_t)((long long)B[p + j * k] - shift);
-    if (pack) u |= u << 16;
-  }
-  w[idx] = u;
+  if (j >= n || p >= k) return 0xffffffffu;
+  uint32_t u = (uint32_t)((long long)B[p + j * k] - shift);
+  return pack ? u | u << 16 : u;
 }
 
 /* Row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows 2w and 2w + 1 in
  * the low and high halves when packed; zero padding. */
 template <class T>
-__global__ void dpx_words_b(const T *__restrict__ A, uint32_t *__restrict__ w, size_t m, size_t k,
-                            size_t Np, size_t Kp, long long shift, bool pack) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= Kp * Np) return;
+__device__ __forceinline__ uint32_t dpx_word_b(const T *__restrict__ A, size_t idx, size_t m,
+                                               size_t k, size_t Np, long long shift, bool pack) {
   size_t p, c;
   split_index(idx, Np, p, c);
+  if (p >= k) return 0;
+  size_t i = pack ? 2 * c : c;
   uint32_t u = 0;
-  if (p < k) {
-    size_t i = pack ? 2 * c : c;
-    if (i < m) u = (uint32_t)((long long)A[i + p * m] - shift);
-    if (pack && i + 1 < m) u |= (uint32_t)((long long)A[i + 1 + p * m] - shift) << 16;
+  if (i < m) u = (uint32_t)((long long)A[i + p * m] - shift);
+  if (pack && i + 1 < m) u |= (uint32_t)((long long)A[i + 1 + p * m] - shift) << 16;
+  return u;
+}
+
+/* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words); each shift is the
+ * minimum the device found (shifts_at: value_ranges' ~min A, ~min B) when the host has not read
+ * it yet, else the value the host passes. */
+template <class T>
+__global__ void dpx_words(const T *__restrict__ A, const T *__restrict__ B,
+                          uint32_t *__restrict__ wa, uint32_t *__restrict__ wb, size_t m, size_t k,
+                          size_t n, size_t Mp, size_t Np, size_t Kp, const long long *shifts_at,
+                          long long shift_a, long long shift_b, bool pack) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (blockIdx.y == 0) {
+    if (idx < Mp * Kp)
+      wa[idx] = dpx_word_a(B, idx, k, n, Kp, shifts_at ? ~shifts_at[1] : shift_b, pack);
+  } else if (idx < Kp * Np) {
+    wb[idx] = dpx_word_b(A, idx, m, k, Np, shifts_at ? ~shifts_at[0] : shift_a, pack);
   }
-  w[idx] = u;
 }
 
 enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
 
-/* Which path keeps every sum exact: the spreads of A and B must add up within the word (a half
- * when packed, where a packed witness also needs its tiles to fit a half). */
-template <class T>
-static ck_status mp_int_plan(const T *dA, const T *dB, size_t m, size_t k, size_t n, bool arg,
-                             long long *shift_a, long long *shift_b, mp_int_path *path) {
-  long long *d = NULL, h[4];
-  CK_TRY(ck_dev_alloc((void **)&d, sizeof h));
-  /* bytes 0x7f: above any value, for the minima; 0x80: below any, for the maxima */
-  cudaError_t e = cudaMemsetAsync(d, 0x7f, 2 * sizeof(long long));
-  if (e == cudaSuccess) e = cudaMemsetAsync(d + 2, 0x80, 2 * sizeof(long long));
-  if (e == cudaSuccess) {
-    size_t most = m * k > k * n ? m * k : k * n;
-    unsigned blocks = grid_for(most, THREADS * 16); /* 16 per thread: the loop covers the rest */
-    value_ranges<T><<<dim3(blocks < 1024 ? blocks : 1024, 2), THREADS>>>(dA, m * k, dB, k * n, d);
-    e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-  }
-  ck_status s = e == cudaSuccess ? CK_OK : ck_cuda_status(e, "finding the operands' ranges");
-  ck_dev_free(d);
-  CK_TRY(s);
-  /* h: min A, min B, max A, max B */
-  long long spread = (h[2] - h[0]) + (h[3] - h[1]); /* at most 2^33: no overflow */
+/* Packed, the witness's tiles must fit a half. */
+static bool packed_tiles_fit(size_t k, bool arg) {
   const size_t bk = v3_cfg<uint32_t, true>::type::BK;
-  bool tiles_fit = !arg || round_up(k, bk) / bk <= 0x10000;
-  *shift_a = h[0];
-  *shift_b = h[1];
-  *path = sizeof(T) <= 2 && tiles_fit && spread <= 0xffff ? MP_INT_U16X2
-          : spread <= 0xffffffffLL                        ? MP_INT_U32
-                                                          : MP_INT_WIDE;
+  return !arg || round_up(k, bk) / bk <= 0x10000;
+}
+
+/* Which path keeps every sum exact, from h = min A, min B, max A, max B: the spreads of A and B
+ * must add up within the word (a half when packed). */
+template <class T>
+static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
+  long long spread = (h[2] - h[0]) + (h[3] - h[1]); /* at most 2^33: no overflow */
+  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) && spread <= 0xffff ? MP_INT_U16X2
+         : spread <= 0xffffffffLL                                      ? MP_INT_U32
+                                                                       : MP_INT_WIDE;
+}
+
+/* The path taken before the ranges are known: packed for the narrow classes (where the common
+ * small weights fit), 32-bit words for the others. */
+template <class T>
+static mp_int_path likely_path(size_t k, bool arg) {
+  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) ? MP_INT_U16X2 : MP_INT_U32;
+}
+
+/* 8-bit classes need no ranges: any two spreads (at most 255 each) fit a half, and the class's
+ * own bounds serve as shifts. */
+template <class T>
+static bool ranges_known(void) {
+  return sizeof(T) == 1;
+}
+
+/* The ranges found on the device (d: ~min A, ~min B, max A, max B) on their way to the host: a
+ * copy into pinned memory queued behind the range pass, so that the packing can be queued
+ * before the host waits for it, and the GPU packs while the host decides. */
+struct mp_range_read {
+  const long long *d;
+  long long *pinned; /* NULL: read synchronously at the end */
+  cudaEvent_t ready;
+};
+
+template <class T>
+static ck_status start_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n,
+                              long long *d, mp_range_read *rd) {
+  /* bytes 0x80: below any value and any complemented one */
+  CK_CUDA(cudaMemsetAsync(d, 0x80, 4 * sizeof(long long)), "finding the operands' ranges");
+  size_t most = m * k > k * n ? m * k : k * n;
+  unsigned blocks = grid_for(most, THREADS * 4); /* one batch of loads each up to 1024 blocks */
+  value_ranges<T><<<dim3(blocks < 1024 ? blocks : 1024, 2), THREADS>>>(dA, m * k, dB, k * n, d);
+  CK_CUDA(cudaGetLastError(), "finding the operands' ranges");
+  rd->d = d;
+  rd->pinned = NULL;
+  void *buf;
+  if (ck_pinned_note(&buf, &rd->ready) == CK_OK) {
+    CK_CUDA(cudaMemcpyAsync(buf, d, 4 * sizeof(long long), cudaMemcpyDeviceToHost, 0),
+            "reading the operands' ranges");
+    CK_CUDA(cudaEventRecord(rd->ready, 0), "reading the operands' ranges");
+    rd->pinned = (long long *)buf;
+  }
+  return CK_OK;
+}
+
+static ck_status finish_ranges(const mp_range_read *rd, long long h[4]) {
+  if (rd->pinned) {
+    CK_CUDA(cudaEventSynchronize(rd->ready), "reading the operands' ranges");
+    memcpy(h, rd->pinned, 4 * sizeof(long long));
+  } else {
+    CK_CUDA(cudaMemcpy(h, rd->d, 4 * sizeof(long long), cudaMemcpyDeviceToHost),
+            "reading the operands' ranges");
+  }
+  h[0] = ~h[0]; /* the minima come complemented (value_ranges) */
+  h[1] = ~h[1];
   return CK_OK;
 }
 
@@ -758,30 +868,44 @@ static uint32_t clamp_word(long long x, bool pack) {
   return pack ? u * 0x10001u : u;
 }
 
+/* The DPX product on packed (PACK) or 32-bit words. With `rd`, the ranges are still on their way:
+ * the packing (shifting by the device's ranges) and the split's scratch are set up first, then
+ * the host reads h, and when h needs another path nothing more is run and *took is false. */
 template <class T, bool PACK, bool ARG>
 static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
-                            size_t n, long long shift_a, long long shift_b) {
+                            size_t n, long long h[4], const mp_range_read *rd, bool *took) {
   typedef typename v3_cfg<uint32_t, ARG>::type cfg;
   typedef mp_dpx_op<T, PACK, ARG> Op;
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
+  const long long *d = rd ? rd->d : NULL;
   uint32_t *wa = NULL, *wb = NULL, *planes = NULL, *tiles = NULL;
+  *took = false;
   ck_status s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
   if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
   if (s == CK_OK) {
-    dpx_words_a<T><<<grid_for(Mp * Kp, THREADS), THREADS>>>(dB, wa, k, n, Kp, Mp, shift_b, PACK);
-    dpx_words_b<T><<<grid_for(Kp * Np, THREADS), THREADS>>>(dA, wb, m, k, Np, Kp, shift_a, PACK);
-    long long base = shift_a + shift_b;
-    int splits = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t),
-                                     ARG ? sizeof(uint32_t) : 0, (void **)&planes,
-                                     (void **)&tiles);
+    size_t most = Mp * Kp > Kp * Np ? Mp * Kp : Kp * Np;
+    dpx_words<T><<<dim3(grid_for(most, THREADS), 2), THREADS>>>(dA, dB, wa, wb, m, k, n, Mp, Np,
+                                                                Kp, d, h[0], h[1], PACK);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
+  }
+  int splits = 1;
+  if (s == CK_OK)
+    splits = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t),
+                                 ARG ? sizeof(uint32_t) : 0, (void **)&planes, (void **)&tiles);
+  if (s == CK_OK && rd) s = finish_ranges(rd, h);
+  if (s == CK_OK && int_path<T>(h, k, ARG) == (PACK ? MP_INT_U16X2 : MP_INT_U32)) {
+    *took = true;
+    long long base = h[0] + h[1];
     mp_dpx_out<T, PACK> out = {dC, dK, m, base};
     Op op = {(int)n, (int)words,
              {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
               clamp_word((long long)mp_traits<T>::empty() - base, PACK), planes, tiles, out}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
     if (splits > 1)
-      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, THREADS), THREADS>>>(
+      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, merge_block(splits, n * words).x),
+                                        merge_block(splits, n * words)>>>(
           planes, tiles, splits, n, words, out);
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
@@ -792,16 +916,33 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   return s;
 }
 
+/* The likely path is set up while the ranges are found and read; only when they need another
+ * one (int16 spreads over 65535, int32 ones over 2^32) is the packing redone on 32-bit words, or
+ * v2's wide accumulation run. */
 template <class T, bool ARG>
 static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
                             size_t n) {
-  long long sa, sb;
-  mp_int_path path;
-  CK_TRY(mp_int_plan<T>(dA, dB, m, k, n, ARG, &sa, &sb, &path));
+  const T lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
+  long long h[4] = {lo, lo, hi, hi}, *d = NULL;
+  mp_range_read rd, *pending = NULL;
+  if (!ranges_known<T>()) {
+    CK_TRY(ck_dev_alloc((void **)&d, 4 * sizeof(long long)));
+    pending = &rd;
+  }
+  ck_status s = pending ? start_ranges<T>(dA, dB, m, k, n, d, &rd) : CK_OK;
+  const mp_int_path guess = likely_path<T>(k, ARG);
+  bool took = false;
   if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
-    if (path == MP_INT_U16X2) return run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, sa, sb);
-  if (path == MP_INT_U32) return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, sa, sb);
-  return run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
+    if (s == CK_OK && guess == MP_INT_U16X2)
+      s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, pending, &took);
+  if (s == CK_OK && guess == MP_INT_U32)
+    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, pending, &took);
+  /* h is known from here on */
+  if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(h, k, ARG) == MP_INT_U32)
+    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, NULL, &took);
+  if (s == CK_OK && !took) s = run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
+  ck_dev_free(d);
+  return s;
 }
 
 template <class T, bool ARG>
