@@ -676,10 +676,11 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
                                      &planes, (void **)&tiles);
     Op op = {(int)n, (int)m, {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
-    if (splits > 1)
-      merge_planes<T, ARG><<<grid_for(m * n, merge_block(splits, m * n).x),
-                             merge_block(splits, m * n)>>>((const T *)planes, tiles, splits, m * n,
+    if (splits > 1) {
+      dim3 mb = merge_block(splits, m * n);
+      merge_planes<T, ARG><<<grid_for(m * n, mb.x), mb>>>((const T *)planes, tiles, splits, m * n,
                                                            dC, dK);
+    }
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(sa);
@@ -903,10 +904,11 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
              {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
               clamp_word((long long)mp_traits<T>::empty() - base, PACK), planes, tiles, out}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
-    if (splits > 1)
-      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, merge_block(splits, n * words).x),
-                                        merge_block(splits, n * words)>>>(
-          planes, tiles, splits, n, words, out);
+    if (splits > 1) {
+      dim3 mb = merge_block(splits, n * words);
+      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, splits, n,
+                                                                         words, out);
+    }
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(wa);
