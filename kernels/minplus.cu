@@ -275,13 +275,53 @@ done:
  * epilogue instead, with the operands still in L2, measured slower: the search's loads raised
  * the kernel's registers and cut its occupancy, doc/NOTES.md.) ---- */
 
+/* A later slice's (t, idt) into an earlier one's (v, id) by Octave's rules: ties keep the earlier
+ * (smaller k), NaN never wins. */
+template <class T, bool ARG> struct merge_take {
+  template <class I> __device__ __forceinline__ void operator()(T &v, I &id, T t, I idt) const {
+    typedef mp_traits<T> tr;
+    if (!ARG) {
+      v = tr::min(v, t);
+    } else if (tr::less(t, v)) {
+      v = t;
+      id = idt;
+    }
+  }
+};
+
+template <bool PACK, bool ARG> struct merge_take_word {
+  __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
+                                             uint32_t idt) const {
+    if (PACK) {
+      if (ARG) {
+        uint32_t wins = __vcmpltu2(t, v);
+        id = (idt & wins) | (id & ~wins);
+      }
+      v = __vminu2(v, t);
+    } else if (t < v) {
+      v = t;
+      if (ARG) id = idt;
+    }
+  }
+};
+
+/* What a slice of k hands over for one output: its minimum, and with the witness its tile. */
+template <class T, bool ARG> struct mp_part {
+  T v;
+  uint32_t id;
+};
+template <class T> struct mp_part<T, false> {
+  T v;
+};
+
 /* The min-plus Op of warptile_kernel, over a representation S of the sums:
  *   typedef T; identity(); addmin(a, b, c) = min(c, a + b);
  *   keep(v, id, t, tile): the running minimum v takes the tile minimum t where t wins (as Octave
  *   compares them), and id the tile;
- *   store<ARG>(v, id, i, j, Mr, Nr): output (i, j) of the Mr x Nr row-major product and its
- *   tile, into a plane of partial results when k is split (blockIdx.z its slice), else into
- *   the result. */
+ *   fold<ARG>(v, id, t, idt): a later slice's result into an earlier one's;
+ *   store<ARG>(v, id, i, j, Mr, Nr, plane): output (i, j) of the Mr x Nr row-major product and
+ *   its tile, into plane `plane` of partial results when k is split into planes, else into the
+ *   result. */
 template <class SUMS, bool ARG> struct mp_op {
   typedef SUMS S;
   typedef typename S::T T;
@@ -289,6 +329,7 @@ template <class SUMS, bool ARG> struct mp_op {
     T v, t;
     uint32_t id;
   };
+  typedef mp_part<T, ARG> Part;
   int Mr, Nr;
   S sums;
   __device__ __forceinline__ void init(Acc &x) const {
@@ -306,14 +347,32 @@ template <class SUMS, bool ARG> struct mp_op {
   __device__ __forceinline__ void tile_end(Acc &x, int t) const {
     if (ARG) sums.keep(x.v, x.id, x.t, (uint32_t)t);
   }
+  static __device__ __forceinline__ Part handover(const Acc &x) {
+    Part p;
+    p.v = x.v;
+    if constexpr (ARG) p.id = x.id;
+    return p;
+  }
+  __device__ __forceinline__ void fold(Part &p, const Part &later) const {
+    if constexpr (ARG) sums.template fold<ARG>(p.v, p.id, later.v, later.id);
+    else {
+      uint32_t none = 0;
+      sums.template fold<ARG>(p.v, none, later.v, none);
+    }
+  }
+  __device__ __forceinline__ void store_part(const Part &p, int i, int j, int plane) const {
+    uint32_t id = 0;
+    if constexpr (ARG) id = p.id;
+    if (i < Mr && j < Nr) sums.template store<ARG>(p.v, id, i, j, Mr, Nr, plane);
+  }
   __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
-    if (i < Mr && j < Nr) sums.template store<ARG>(x.v, x.id, i, j, Mr, Nr);
+    if (i < Mr && j < Nr) sums.template store<ARG>(x.v, x.id, i, j, Mr, Nr, (int)blockIdx.z);
   }
 };
 
-/* Where output (i, j) of an Mr x Nr product goes in split slice z's plane (or the result). */
-__device__ __forceinline__ size_t plane_at(int i, int j, int Mr, int Nr) {
-  return (size_t)blockIdx.z * Mr * Nr + (size_t)i * Nr + j;
+/* Where output (i, j) of an Mr x Nr product goes in a plane (plane 0: the result). */
+__device__ __forceinline__ size_t plane_at(int i, int j, int Mr, int Nr, int plane) {
+  return (size_t)plane * Mr * Nr + (size_t)i * Nr + j;
 }
 
 /* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. The
@@ -334,8 +393,13 @@ template <class TT> struct mp_float_sums {
     }
   }
   template <bool ARG>
-  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr) const {
-    size_t at = plane_at(i, j, Mr, Nr);
+  __device__ __forceinline__ void fold(T &v, uint32_t &id, T t, uint32_t idt) const {
+    merge_take<T, ARG>()(v, id, t, idt);
+  }
+  template <bool ARG>
+  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
+                                        int plane) const {
+    size_t at = plane_at(i, j, Mr, Nr, plane);
     C[at] = v;
     if (ARG) tile[at] = id;
   }
@@ -384,7 +448,7 @@ template <class TC, bool PACK> struct mp_dpx_out {
 template <class TC, bool PACK> struct mp_dpx_sums {
   typedef uint32_t T;
   uint32_t lo, hi;   /* packed: the same bound in both halves */
-  uint32_t *planes;  /* split: the words of each slice of k */
+  uint32_t *planes;  /* split into planes: the words of each plane; NULL: the result */
   uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
   mp_dpx_out<TC, PACK> out;
   static __device__ __forceinline__ T identity() { return 0xffffffffu; }
@@ -406,9 +470,14 @@ template <class TC, bool PACK> struct mp_dpx_sums {
     }
   }
   template <bool ARG>
-  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr) const {
-    if (gridDim.z > 1) {
-      size_t at = plane_at(i, j, Mr, Nr);
+  __device__ __forceinline__ void fold(T &v, uint32_t &id, T t, uint32_t idt) const {
+    merge_take_word<PACK, ARG>()(v, id, t, idt);
+  }
+  template <bool ARG>
+  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
+                                        int plane) const {
+    if (planes) {
+      size_t at = plane_at(i, j, Mr, Nr, plane);
       planes[at] = v;
       if (ARG) tiles[at] = id;
     } else {
@@ -430,35 +499,6 @@ __device__ __forceinline__ void merge_run(int splits, int &z0, int &z1) {
   z0 = splits * (int)threadIdx.y / (int)blockDim.y;
   z1 = splits * ((int)threadIdx.y + 1) / (int)blockDim.y;
 }
-
-/* The later plane's (t, idt) into (v, id) by Octave's rules. */
-template <class T, bool ARG> struct merge_take {
-  __device__ __forceinline__ void operator()(T &v, double &id, T t, double idt) const {
-    typedef mp_traits<T> tr;
-    if (!ARG) {
-      v = tr::min(v, t);
-    } else if (tr::less(t, v)) {
-      v = t;
-      id = idt;
-    }
-  }
-};
-
-template <bool PACK, bool ARG> struct merge_take_word {
-  __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
-                                             uint32_t idt) const {
-    if (PACK) {
-      if (ARG) {
-        uint32_t wins = __vcmpltu2(t, v);
-        id = (idt & wins) | (id & ~wins);
-      }
-      v = __vminu2(v, t);
-    } else if (t < v) {
-      v = t;
-      if (ARG) id = idt;
-    }
-  }
-};
 
 /* One output's run of planes [z0, z1) (never empty: blockDim.y <= splits), then the runs of
  * the block's column folded in order by its first row; true in the thread that holds the
@@ -562,31 +602,43 @@ template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
 
-/* Split-K (warptile_splits): slices of k at least this deep; the pair updates an H100 does in
- * the time the merge reads one element of a plane (about 13 Tpair/s against 3 TB/s for 4-byte
- * planes; double's rate and bytes give about the same), and in the latency each plane adds to
- * the merge's loop when there are too few outputs to hide it (about 0.1 us). */
-#define MIN_SPLIT_DEPTH 64
-#define MERGE_PAIRS 16
-#define PLANE_PAIRS (1 << 20)
+/* Split-K (warptile_splits), fitted to an H100 sweep of every split at 1024^3, 2048^3,
+ * 256 x 8192 x 256 and 8192 x 256 x 8192 (doc/NOTES.md; its picks came within 0.7% of the
+ * fastest split on average, 3.9% at worst): slices at least 64 deep; a fold through distributed
+ * shared memory costs about 2 pair updates per output and slice; the merge about 40 per output
+ * and plane (it reads the plane from memory, which the kernel wrote), 2^20 per plane and 4e7
+ * for its launch (3 us at 13 Tpair/s); an SM with one block of 4 warps ran at 0.77 the rate of
+ * one with four blocks, with two blocks at 0.93; the last wave's tail, 0.12 of a block. */
+static const warptile_split_cost mp_split_cost = {64, 2, 40, 1 << 20, 4e7, {1.30, 1.07}, 0.12};
 
-/* How many slices of k the Op's kernel runs over the padded Mp x Np x Kp product, with the
- * scratch for their planes: `count` elements of es bytes each (and, with the witness, their
- * tiles of ts bytes). When the scratch cannot be had the product simply runs unsplit. */
+/* How the Op's kernel runs over the padded Mp x Np x Kp product: split->slices of k, folded in
+ * clusters of split->cs, with the scratch for the clusters' planes when there is more than one:
+ * `count` elements of es bytes each (and, with the witness, their tiles of ts bytes). When the
+ * scratch cannot be had the product runs in one cluster's slices or unsplit. */
+struct mp_split {
+  int slices, cs;
+  void *planes, *tiles; /* NULL: the kernel stores the result itself */
+  int planes_n() const { return slices / cs; }
+};
+
 template <class Op, class CFG>
-static int plan_split(size_t Mp, size_t Np, size_t Kp, size_t count, size_t es, size_t ts,
-                      void **planes, void **tiles) {
-  *planes = NULL;
-  *tiles = NULL;
-  int splits = warptile_splits<Op, CFG>((int)Mp, (int)Np, (int)Kp, sm_count(), MIN_SPLIT_DEPTH,
-                                        MERGE_PAIRS, PLANE_PAIRS);
-  if (splits <= 1) return 1;
-  if (ck_dev_alloc(planes, splits * count * es) == CK_OK &&
-      (!ts || ck_dev_alloc(tiles, splits * count * ts) == CK_OK))
-    return splits;
-  ck_dev_free(*planes);
-  *planes = NULL;
-  return 1;
+static mp_split plan_split(size_t Mp, size_t Np, size_t Kp, size_t count, size_t es, size_t ts) {
+  mp_split p = {1, 1, NULL, NULL};
+  p.slices = warptile_splits<Op, CFG>((int)Mp, (int)Np, (int)Kp, sm_count(), mp_split_cost, &p.cs);
+  if (p.planes_n() <= 1) return p;
+  if (ck_dev_alloc(&p.planes, p.planes_n() * count * es) == CK_OK &&
+      (!ts || ck_dev_alloc(&p.tiles, p.planes_n() * count * ts) == CK_OK))
+    return p;
+  ck_dev_free(p.planes);
+  p.planes = NULL;
+  p.slices = p.cs = 1; /* no room for the planes */
+  return p;
+}
+
+static void free_split(mp_split *p) {
+  ck_dev_free(p->planes);
+  ck_dev_free(p->tiles);
+  p->planes = p->tiles = NULL;
 }
 
 /* dst (rows_p x cols_p, row-major) = src (rows x cols, row-major) with `fill` around it. */
@@ -669,24 +721,23 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
   const T *ra, *rb;
   ck_status s = pad_operand<T>(dB, n, k, Mp, Kp, nan, &sa, &ra);
   if (s == CK_OK) s = pad_operand<T>(dA, k, m, Kp, Np, nan, &sb, &rb);
-  void *planes = NULL;
-  double *tiles = NULL;
+  mp_split sp = {1, 1, NULL, NULL};
   if (s == CK_OK) {
-    int splits = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0,
-                                     &planes, (void **)&tiles);
-    Op op = {(int)n, (int)m, {splits > 1 ? (T *)planes : dC, splits > 1 ? tiles : dK}};
-    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, ra, rb, op);
-    if (splits > 1) {
-      dim3 mb = merge_block(splits, m * n);
-      merge_planes<T, ARG><<<grid_for(m * n, mb.x), mb>>>((const T *)planes, tiles, splits, m * n,
-                                                           dC, dK);
+    sp = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0);
+    const int planes = sp.planes ? sp.planes_n() : 1;
+    Op op = {(int)n, (int)m,
+             {planes > 1 ? (T *)sp.planes : dC, planes > 1 ? (double *)sp.tiles : dK}};
+    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, ra, rb, op);
+    if (planes > 1) {
+      dim3 mb = merge_block(planes, m * n);
+      merge_planes<T, ARG><<<grid_for(m * n, mb.x), mb>>>(
+          (const T *)sp.planes, (const double *)sp.tiles, planes, m * n, dC, dK);
     }
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(sa);
   ck_dev_free(sb);
-  ck_dev_free(planes);
-  ck_dev_free(tiles);
+  free_split(&sp);
   return s;
 }
 
@@ -880,7 +931,8 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
   const long long *d = rd ? rd->d : NULL;
-  uint32_t *wa = NULL, *wb = NULL, *planes = NULL, *tiles = NULL;
+  uint32_t *wa = NULL, *wb = NULL;
+  mp_split sp = {1, 1, NULL, NULL};
   *took = false;
   ck_status s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
   if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
@@ -891,30 +943,28 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
-  int splits = 1;
   if (s == CK_OK)
-    splits = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t),
-                                 ARG ? sizeof(uint32_t) : 0, (void **)&planes, (void **)&tiles);
+    sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0);
   if (s == CK_OK && rd) s = finish_ranges(rd, h);
   if (s == CK_OK && int_path<T>(h, k, ARG) == (PACK ? MP_INT_U16X2 : MP_INT_U32)) {
     *took = true;
     long long base = h[0] + h[1];
     mp_dpx_out<T, PACK> out = {dC, dK, m, base};
+    uint32_t *planes = (uint32_t *)sp.planes, *tiles = (uint32_t *)sp.tiles;
     Op op = {(int)n, (int)words,
              {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
               clamp_word((long long)mp_traits<T>::empty() - base, PACK), planes, tiles, out}};
-    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, splits, wa, wb, op);
-    if (splits > 1) {
-      dim3 mb = merge_block(splits, n * words);
-      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, splits, n,
-                                                                         words, out);
+    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, wa, wb, op);
+    if (planes) {
+      dim3 mb = merge_block(sp.planes_n(), n * words);
+      merge_word_planes<T, PACK, ARG><<<grid_for(n * words, mb.x), mb>>>(
+          planes, tiles, sp.planes_n(), n, words, out);
     }
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
   }
   ck_dev_free(wa);
   ck_dev_free(wb);
-  ck_dev_free(planes);
-  ck_dev_free(tiles);
+  free_split(&sp);
   return s;
 }
 

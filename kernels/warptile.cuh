@@ -10,6 +10,11 @@
  *   step(Acc &, T a, T b)           every other step
  *   tile_end(Acc &, int t)          after tile t (BK steps)
  *   store(const Acc &, int i, int j)  output (i, j) of the padded M x N; the Op bounds-checks.
+ * Ops whose K is split inside thread-block clusters (CS > 1, below) also give
+ *   typedef ... Part;               what a slice hands over for one output
+ *   Part handover(const Acc &)
+ *   fold(Part &, const Part &later) a later slice's result into an earlier one's
+ *   store_part(const Part &, int i, int j, int plane)  the folded output, into plane `plane`.
  * (Each is called on the Op passed to the kernel, so it may be static or read the Op's fields.)
  * Ops that do not track tiles make first == step and tile_end empty; the compiler then produces
  * the same code as a kernel written for the one semiring. */
@@ -17,6 +22,7 @@
 #define CK_WARPTILE_CUH
 
 #include <stdint.h>
+#include <cooperative_groups.h>
 
 /* 16 bytes of T: the widest load a thread can issue. */
 template <class T> union vec16 {
@@ -30,13 +36,54 @@ template <class T> __device__ __forceinline__ vec16<T> load16(const T *p) {
   return v;
 }
 
+/* The largest power of two that divides n and is at most room (at least 1). */
+__host__ __device__ constexpr int pow2_share(int n, int room) {
+  return (n % 2 == 0 && room >= 2) ? 2 * pow2_share(n / 2, room / 2) : 1;
+}
+
+/* Static shared memory a block may have. */
+#define WARPTILE_SMEM (48 * 1024)
+
+/* Split-K inside a thread-block cluster (Hopper): the CS blocks of a cluster (along z) computed
+ * consecutive slices of K for the same output tile. Each block hands its NA accumulators per
+ * thread over through its own shared memory, then folds a CS-th of them across the cluster's
+ * blocks in slice order (distributed shared memory) and stores them, so the slices never go
+ * through global memory and no merge pass is needed. When the handovers do not fit beside the
+ * staging tiles they go in rounds of PER accumulators. xs is indexed [accumulator][thread]: each
+ * thread of every block reads back what the same thread of the other blocks wrote, so neither
+ * side has bank conflicts. out(a, b, part): the store of accumulator (a, b). */
+template <class Op, int CS, int NA, int NB, int NT, int PER, class Acc, class Out>
+__device__ __forceinline__ void cluster_fold(const Op &op, Acc (&acc)[NA / NB][NB], Out out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  typedef typename Op::Part P;
+  __shared__ P xs[PER * NT];
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const int rank = (int)cluster.block_rank(); /* = the slice's place in the cluster */
+#pragma unroll
+  for (int r = 0; r < NA / PER; r++) {
+#pragma unroll
+    for (int e = 0; e < PER; e++)
+      xs[e * NT + threadIdx.x] = op.handover(acc[(r * PER + e) / NB][(r * PER + e) % NB]);
+    cluster.sync();
+    for (int e = rank; e < PER; e += CS) {
+      P v = *cluster.map_shared_rank(&xs[e * NT + threadIdx.x], 0);
+#pragma unroll
+      for (int q = 1; q < CS; q++) op.fold(v, *cluster.map_shared_rank(&xs[e * NT + threadIdx.x], q));
+      out((r * PER + e) / NB, (r * PER + e) % NB, v);
+    }
+    cluster.sync(); /* nobody leaves, or refills xs, while another block may still read it */
+  }
+#endif
+}
+
 /* A block tile split into warp tiles, each warp's tile into WMITER x WNITER sub-tiles and each
  * thread owning TM x TN of every sub-tile, so a warp's shared-memory reads stay within a few rows
  * (fewer bank conflicts, better register reuse); double-buffered: the next tiles are loaded from
  * global memory into registers while the current ones are used, then stored into the other
- * shared buffer, with one barrier per step. */
+ * shared buffer, with one barrier per step. SPLIT: blockIdx.z takes a slice of K; CS > 1: the
+ * slices are folded in clusters of CS (cluster_fold). */
 template <class Op, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int NT,
-          bool SPLIT>
+          bool SPLIT, int CS = 1>
 __global__ void __launch_bounds__(NT)
     warptile_kernel(int N, int K, int Kz, const typename Op::T *__restrict__ A,
                     const typename Op::T *__restrict__ B, Op op) {
@@ -129,16 +176,22 @@ __global__ void __launch_bounds__(NT)
     A += BK;
     B += (size_t)BK * N;
   }
+  auto row = [&](int a) { return brow + wrow * WM + (a / TM) * WSUBM + trow * TM + a % TM; };
+  auto col = [&](int b) { return bcol + wcol * WN + (b / TN) * WSUBN + tcol * TN + b % TN; };
+  if constexpr (CS > 1) {
+    const int NA = WMITER * TM * WNITER * TN;
+    const int room = (WARPTILE_SMEM - (int)sizeof(As) - (int)sizeof(Bs)) /
+                     ((int)sizeof(typename Op::Part) * NT);
+    cluster_fold<Op, CS, NA, WNITER * TN, NT, pow2_share(NA, room)>(
+        op, acc, [&](int a, int b, const typename Op::Part &v) {
+          op.store_part(v, row(a), col(b), blockIdx.z / CS);
+        });
+  } else {
 #pragma unroll
-  for (int wm = 0; wm < WMITER; wm++)
+    for (int a = 0; a < WMITER * TM; a++)
 #pragma unroll
-    for (int a = 0; a < TM; a++)
-#pragma unroll
-      for (int wn = 0; wn < WNITER; wn++)
-#pragma unroll
-        for (int b = 0; b < TN; b++)
-          op.store(acc[wm * TM + a][wn * TN + b], brow + wrow * WM + wm * WSUBM + trow * TM + a,
-                   bcol + wcol * WN + wn * WSUBN + tcol * TN + b);
+      for (int b = 0; b < WNITER * TN; b++) op.store(acc[a][b], row(a), col(b));
+  }
 }
 
 /* Launch warptile_kernel over the padded Mp x Np output with a configuration CFG, a struct of
@@ -160,26 +213,94 @@ static void warptile_launch(int Mp, int Np, int Kp, const typename Op::T *A,
   warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
+/* The same with the slices folded in clusters of CS along z (splits a multiple of CS). */
+template <class Op, class CFG, int CS>
+static cudaError_t warptile_launch_cluster(int Mp, int Np, int Kp, int splits,
+                                           const typename Op::T *A, const typename Op::T *B,
+                                           const Op &op) {
+  int Kz = (Kp / CFG::BK + splits - 1) / splits * CFG::BK;
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits);
+  lc.blockDim = dim3(CFG::NT);
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = 1;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = CS;
+  lc.attrs = at;
+  lc.numAttrs = 1;
+  return cudaLaunchKernelEx(&lc,
+                            warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                            CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, CS>,
+                            Np, Kp, Kz, A, B, op);
+}
+
+/* splits slices of K, folded in clusters of cs (1 or 2, warptile_cluster_size), the clusters'
+ * results stored into plane blockIdx.z / cs. */
 template <class Op, class CFG>
-static void warptile_launch_split(int Mp, int Np, int Kp, int splits, const typename Op::T *A,
-                                  const typename Op::T *B, const Op &op) {
-  if (splits > 1)
+static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
+                                  const typename Op::T *A, const typename Op::T *B,
+                                  const Op &op) {
+  /* a failed launch is also the runtime's last error, which the caller checks */
+  if (cs == 2)
+    (void)warptile_launch_cluster<Op, CFG, 2>(Mp, Np, Kp, splits, A, B, op);
+  else if (splits > 1)
     warptile_launch_as<Op, CFG, true>(Mp, Np, Kp, splits, A, B, op);
   else
     warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
-/* How many slices of K to run ("split-K"). The kernel's time goes in waves of resident blocks,
- * each wave as long as one slice is deep, so the cost of s slices is
- *   waves(s) * slots * BM * BN * (K / s)  +  s * M * N * merge_pairs
- * in pair updates, the second term the merge of the s planes (merge_pairs: the pair updates
- * the GPU could do in the time of reading one plane element; plane_pairs is added per plane
- * for the latency of the merge's loop). Splitting pays when
- * the output alone leaves the last wave (or the only one) partly empty. Slices stay at least
- * min_len deep; a split must save 5% to be taken. */
+/* Whether split-K may fold its slices in clusters (warptile_launch_cluster): the GPU launches
+ * clusters and the kernel was compiled for one that does (a PTX build for an older GPU has no
+ * cluster code). */
 template <class Op, class CFG>
-static int warptile_splits(int Mp, int Np, int Kp, int sms, int min_len, int merge_pairs,
-                           int plane_pairs) {
+static bool warptile_clusters_ok(void) {
+  static int ok = -1;
+  if (ok < 0) {
+    int dev = 0, launch = 0;
+    cudaFuncAttributes fa;
+    ok = cudaGetDevice(&dev) == cudaSuccess &&
+         cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
+         launch &&
+         cudaFuncGetAttributes(&fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM,
+                                                    CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
+                                                    CFG::NT, true, 2>) == cudaSuccess &&
+         fa.binaryVersion >= 90;
+    (void)cudaGetLastError();
+  }
+  return ok == 1;
+}
+
+/* The cluster that folds s slices: pairs of slices where s is even. Clusters of 4 and 8 fold
+ * more in shared memory but at times ran 1.3-1.6x slower than pairs at the same split (H100,
+ * doc/NOTES.md): a cluster's blocks must share a GPC, and the GPU then fills fewer SMs. */
+static int warptile_cluster_size(long long s, bool clusters) {
+  return clusters && s % 2 == 0 ? 2 : 1;
+}
+
+/* How many slices of K to run ("split-K") and how they are combined, from a cost in pair updates
+ * over the whole GPU:
+ *   sms * (pairs of the busiest SM, slowed)  +  s * outputs * fold_pairs
+ *     +  merge_fixed + p * (outputs * merge_pairs + plane_pairs)      (when p > 1)
+ * The kernel is throughput-bound per SM, so its time is the busiest SM's share of blocks times
+ * their depth, run in waves of as many as fit, and a wave of few warps runs slower (by thin[0]
+ * with at most 4 warps, thin[1] with at most 8). The last wave also has a tail: the blocks
+ * sharing an SM do not progress equally (the schedulers favour older warps), so the first to
+ * finish leave the SM thin while the last complete, with no later block to take their place
+ * (ncu at 2048^3, one wave: 11.3 active warps per SM of 16). It costs `tail` of a block. Slices are folded in clusters of cs (warptile_cluster_size) through
+ * distributed shared memory; each cluster's result is a plane, and the p = s / cs planes are
+ * merged when there is more than one (merge_pairs: the pair updates the GPU could do while the
+ * merge reads one plane element; per plane, the latency of the merge's loop; merge_fixed, its
+ * launch). Slices stay at least min_len deep; a split must save 5% to be taken. */
+struct warptile_split_cost {
+  int min_len;
+  double fold_pairs, merge_pairs, plane_pairs, merge_fixed;
+  double thin[2], tail;
+};
+
+template <class Op, class CFG>
+static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split_cost &c,
+                           int *cs) {
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm,
@@ -190,20 +311,35 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, int min_len, int mer
     (void)cudaGetLastError();
     per_sm = 1;
   }
+  const bool clusters = warptile_clusters_ok<Op, CFG>();
   const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
-  const long long slots = (long long)per_sm * sms;
-  const long long steps = Kp / CFG::BK, most = Kp / min_len < 1024 ? Kp / min_len : 1024;
+  const long long steps = Kp / CFG::BK,
+                  most = Kp / c.min_len < 1024 ? Kp / c.min_len : 1024;
+  const double outputs = (double)Mp * Np;
   int best = 1;
   double best_cost = 0;
+  *cs = 1;
   for (long long s = 1; s <= (most > 1 ? most : 1); s++) {
     long long kz = (steps + s - 1) / s, used = (steps + kz - 1) / kz; /* no empty slice */
     if (used != s) continue;
-    double waves = (double)((blocks * s + slots - 1) / slots);
-    double cost = waves * slots * CFG::BM * CFG::BN * (double)(kz * CFG::BK) +
-                  (s > 1 ? (double)s * ((double)Mp * Np * merge_pairs + plane_pairs) : 0);
+    const int size = warptile_cluster_size(s, clusters);
+    const long long planes = s / size;
+    double busiest = 0; /* the busiest SM's blocks, in waves of up to per_sm, each wave slowed */
+    long long wave = 0;
+    for (long long left = (blocks * s + sms - 1) / sms; left > 0; left -= per_sm) {
+      wave = left < per_sm ? left : per_sm;
+      const long long warps = wave * (CFG::NT / 32);
+      busiest += (double)wave * (warps <= 4 ? c.thin[0] : warps <= 8 ? c.thin[1] : 1.0);
+    }
+    busiest += c.tail * (double)wave;
+    double cost = (double)sms * busiest * CFG::BM * CFG::BN * (double)(kz * CFG::BK);
+    if (size > 1) cost += (double)s * outputs * c.fold_pairs;
+    if (planes > 1)
+      cost += c.merge_fixed + (double)planes * (outputs * c.merge_pairs + c.plane_pairs);
     if (s == 1 || cost < 0.95 * best_cost) {
       best = (int)s;
       best_cost = cost;
+      *cs = size;
     }
   }
   return best;
