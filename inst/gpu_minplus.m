@@ -400,6 +400,25 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
+%! ## sizes where warptile folds slices in clusters of 4 (1024^3: one cluster per
+%! ## tile; 256x8192x256: 8 to 16 clusters per tile, then merged), ties and NaN
+%! for s = {[1024 1024 1024], [256 8192 256]}
+%!   m = s{1}(1); k = s{1}(2); n = s{1}(3);
+%!   for cls = {"single", "int32", "int16"}
+%!     A = cast (randi ([0 20], m, k), cls{1}); B = cast (randi ([0 20], k, n), cls{1});
+%!     if (isfloat (A))
+%!       A(1:7:end, 1:3:end) = NaN;
+%!     endif
+%!     [C, K] = gpu_minplus (A, B);
+%!     [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%!     assert (C, R);
+%!     assert (K, RK);
+%!     assert (gpu_minplus (A, B), R);
+%!   endfor
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
 %! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100; ...
 %!            60 1500 40];   # the last: few output tiles, so warptile splits k

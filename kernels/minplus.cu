@@ -602,14 +602,16 @@ template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
 
-/* Split-K (warptile_splits), fitted to an H100 sweep of every split at 1024^3, 2048^3,
- * 256 x 8192 x 256 and 8192 x 256 x 8192 (doc/NOTES.md; its picks came within 0.7% of the
- * fastest split on average, 3.9% at worst): slices at least 64 deep; a fold through distributed
- * shared memory costs about 2 pair updates per output and slice; the merge about 40 per output
- * and plane (it reads the plane from memory, which the kernel wrote), 2^20 per plane and 4e7
- * for its launch (3 us at 13 Tpair/s); an SM with one block of 4 warps ran at 0.77 the rate of
- * one with four blocks, with two blocks at 0.93; the last wave's tail, 0.12 of a block. */
-static const warptile_split_cost mp_split_cost = {64, 2, 40, 1 << 20, 4e7, {1.30, 1.07}, 0.12};
+/* Split-K (warptile_splits), fitted to an H100 sweep of every split and cluster size at 1024^3,
+ * 2048^3 and 256 x 8192 x 256 (doc/NOTES.md; its picks came within 0.7% of the fastest on
+ * average, 3.5% at worst): slices at least 64 deep; each block costs 24 of depth beside its
+ * slice; a fold through distributed shared memory about 2 pair updates per output and slice;
+ * the merge about 40 per output and plane (it reads the plane from memory, which the kernel
+ * wrote), 2^20 per plane and 4e7 for its launch (3 us at 13 Tpair/s); an SM with one block of 4
+ * warps ran at 0.77 the rate of one with four blocks, with two blocks at 0.93; the last wave's
+ * tail, 0.09 of a block; a split must save 1%. */
+static const warptile_split_cost mp_split_cost = {64,  24,           2,    40, 1 << 20,
+                                                  4e7, {1.30, 1.07}, 0.09, 0.01};
 
 /* How the Op's kernel runs over the padded Mp x Np x Kp product: split->slices of k, folded in
  * clusters of split->cs, with the scratch for the clusters' planes when there is more than one:

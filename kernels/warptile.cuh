@@ -44,6 +44,12 @@ __host__ __device__ constexpr int pow2_share(int n, int room) {
 /* Static shared memory a block may have. */
 #define WARPTILE_SMEM (48 * 1024)
 
+/* How many of its NA accumulators per thread a block of NT threads hands over per round in
+ * cluster_fold: as many as fit (a power of two) beside `staging` bytes of tiles. */
+__host__ __device__ constexpr int warptile_fold_per(int NA, int NT, int staging, int part) {
+  return pow2_share(NA, (WARPTILE_SMEM - staging) / (part * NT));
+}
+
 /* Split-K inside a thread-block cluster (Hopper): the CS blocks of a cluster (along z) computed
  * consecutive slices of K for the same output tile. Each block hands its NA accumulators per
  * thread over through its own shared memory, then folds a CS-th of them across the cluster's
@@ -180,9 +186,9 @@ __global__ void __launch_bounds__(NT)
   auto col = [&](int b) { return bcol + wcol * WN + (b / TN) * WSUBN + tcol * TN + b % TN; };
   if constexpr (CS > 1) {
     const int NA = WMITER * TM * WNITER * TN;
-    const int room = (WARPTILE_SMEM - (int)sizeof(As) - (int)sizeof(Bs)) /
-                     ((int)sizeof(typename Op::Part) * NT);
-    cluster_fold<Op, CS, NA, WNITER * TN, NT, pow2_share(NA, room)>(
+    cluster_fold<Op, CS, NA, WNITER * TN, NT,
+                 warptile_fold_per(NA, NT, (int)(sizeof(As) + sizeof(Bs)),
+                                   (int)sizeof(typename Op::Part))>(
         op, acc, [&](int a, int b, const typename Op::Part &v) {
           op.store_part(v, row(a), col(b), blockIdx.z / CS);
         });
@@ -214,35 +220,43 @@ static void warptile_launch(int Mp, int Np, int Kp, const typename Op::T *A,
 }
 
 /* The same with the slices folded in clusters of CS along z (splits a multiple of CS). */
+/* The hardware's load-balancing placement of a cluster's blocks: with the default one, clusters
+ * of 4 and 8 ran 1.2-1.6x slower than pairs at the same split (H100, doc/NOTES.md). */
 template <class Op, class CFG, int CS>
-static cudaError_t warptile_launch_cluster(int Mp, int Np, int Kp, int splits,
-                                           const typename Op::T *A, const typename Op::T *B,
-                                           const Op &op) {
+static cudaError_t warptile_launch_cluster(
+    int Mp, int Np, int Kp, int splits, const typename Op::T *A, const typename Op::T *B,
+    const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
   int Kz = (Kp / CFG::BK + splits - 1) / splits * CFG::BK;
   cudaLaunchConfig_t lc = {};
   lc.gridDim = dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits);
   lc.blockDim = dim3(CFG::NT);
-  cudaLaunchAttribute at[1];
+  cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;
   at[0].val.clusterDim.x = 1;
   at[0].val.clusterDim.y = 1;
   at[0].val.clusterDim.z = CS;
+  at[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
+  at[1].val.clusterSchedulingPolicyPreference = policy;
   lc.attrs = at;
-  lc.numAttrs = 1;
+  lc.numAttrs = 2;
   return cudaLaunchKernelEx(&lc,
                             warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
                                             CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, CS>,
                             Np, Kp, Kz, A, B, op);
 }
 
-/* splits slices of K, folded in clusters of cs (1 or 2, warptile_cluster_size), the clusters'
- * results stored into plane blockIdx.z / cs. */
+/* splits slices of K, folded in clusters of cs (1, 2, 4 or 8: warptile_cluster_size), the
+ * clusters' results stored into plane blockIdx.z / cs. */
 template <class Op, class CFG>
 static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
                                   const typename Op::T *A, const typename Op::T *B,
                                   const Op &op) {
   /* a failed launch is also the runtime's last error, which the caller checks */
-  if (cs == 2)
+  if (cs == 8)
+    (void)warptile_launch_cluster<Op, CFG, 8>(Mp, Np, Kp, splits, A, B, op);
+  else if (cs == 4)
+    (void)warptile_launch_cluster<Op, CFG, 4>(Mp, Np, Kp, splits, A, B, op);
+  else if (cs == 2)
     (void)warptile_launch_cluster<Op, CFG, 2>(Mp, Np, Kp, splits, A, B, op);
   else if (splits > 1)
     warptile_launch_as<Op, CFG, true>(Mp, Np, Kp, splits, A, B, op);
@@ -264,38 +278,51 @@ static bool warptile_clusters_ok(void) {
          launch &&
          cudaFuncGetAttributes(&fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM,
                                                     CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
-                                                    CFG::NT, true, 2>) == cudaSuccess &&
+                                                    CFG::NT, true, 8>) == cudaSuccess &&
          fa.binaryVersion >= 90;
     (void)cudaGetLastError();
   }
   return ok == 1;
 }
 
-/* The cluster that folds s slices: pairs of slices where s is even. Clusters of 4 and 8 fold
- * more in shared memory but at times ran 1.3-1.6x slower than pairs at the same split (H100,
- * doc/NOTES.md): a cluster's blocks must share a GPC, and the GPU then fills fewer SMs. */
-static int warptile_cluster_size(long long s, bool clusters) {
-  return clusters && s % 2 == 0 ? 2 : 1;
+/* The cluster that folds s slices of each of `tiles` output tiles: the largest of 8, 4 and 2 that
+ * divides s. None where the handovers need more than one round (double's: its fold then cost
+ * more than the merge it saves, 1-4% slower in pairs, 1.3-1.4x in fours), and clusters over 2
+ * only where the grid holds at least 64 clusters (with fewer, clusters of 4 and 8 left SMs idle
+ * even with load-balancing placement: 256 x 8192 x 256 single, s = 16, took 102-104 us against
+ * 64 in pairs). */
+template <class Op, class CFG>
+static int warptile_cluster_size(long long s, long long tiles, bool clusters) {
+  const int NA = (CFG::BM * CFG::BN) / CFG::NT,
+            staging = 2 * CFG::BK * (CFG::BM + CFG::BN) * (int)sizeof(typename Op::T);
+  const bool one_round =
+      warptile_fold_per(NA, CFG::NT, staging, (int)sizeof(typename Op::Part)) == NA;
+  int cs = clusters && one_round ? 8 : 1;
+  while (cs > 1 && (s % cs != 0 || (cs > 2 && tiles * s / cs < 64))) cs /= 2;
+  return cs;
 }
 
 /* How many slices of K to run ("split-K") and how they are combined, from a cost in pair updates
  * over the whole GPU:
- *   sms * (pairs of the busiest SM, slowed)  +  s * outputs * fold_pairs
+ *   sms * (pair updates of the busiest SM, slowed)  +  s * outputs * fold_pairs
  *     +  merge_fixed + p * (outputs * merge_pairs + plane_pairs)      (when p > 1)
  * The kernel is throughput-bound per SM, so its time is the busiest SM's share of blocks times
- * their depth, run in waves of as many as fit, and a wave of few warps runs slower (by thin[0]
- * with at most 4 warps, thin[1] with at most 8). The last wave also has a tail: the blocks
- * sharing an SM do not progress equally (the schedulers favour older warps), so the first to
- * finish leave the SM thin while the last complete, with no later block to take their place
- * (ncu at 2048^3, one wave: 11.3 active warps per SM of 16). It costs `tail` of a block. Slices are folded in clusters of cs (warptile_cluster_size) through
- * distributed shared memory; each cluster's result is a plane, and the p = s / cs planes are
- * merged when there is more than one (merge_pairs: the pair updates the GPU could do while the
- * merge reads one plane element; per plane, the latency of the merge's loop; merge_fixed, its
- * launch). Slices stay at least min_len deep; a split must save 5% to be taken. */
+ * their depth (plus block_k of depth per block, for its start and its stores), run in waves of
+ * as many as fit, and a wave of few warps runs slower (by thin[0] with at most 4 warps, thin[1]
+ * with at most 8). The last wave also has a tail: the blocks sharing an SM do not progress
+ * equally (the schedulers favour older warps), so the first to finish leave the SM thin while
+ * the last complete, with no later block to take their place (ncu at 2048^3, one wave: 11.3
+ * active warps per SM of 16). It costs `tail` of a block. Slices are folded in clusters of cs
+ * (warptile_cluster_size) through distributed shared memory; each cluster's result is a plane,
+ * and the p = s / cs planes are merged when there is more than one (merge_pairs: the pair
+ * updates the GPU could do while the merge reads one plane element; per plane, the latency of
+ * the merge's loop; merge_fixed, its launch). Only a product whose tiles fit in two waves is
+ * split (the model's margins are thin against many waves, where splitting was never measured
+ * to pay); slices stay at least min_len deep, and a split must save `margin` of the cost. */
 struct warptile_split_cost {
-  int min_len;
+  int min_len, block_k;
   double fold_pairs, merge_pairs, plane_pairs, merge_fixed;
-  double thin[2], tail;
+  double thin[2], tail, margin;
 };
 
 template <class Op, class CFG>
@@ -313,8 +340,9 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
   }
   const bool clusters = warptile_clusters_ok<Op, CFG>();
   const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
-  const long long steps = Kp / CFG::BK,
-                  most = Kp / c.min_len < 1024 ? Kp / c.min_len : 1024;
+  const long long steps = Kp / CFG::BK, most = blocks > 2LL * per_sm * sms ? 1
+                                               : Kp / c.min_len < 1024 ? Kp / c.min_len
+                                                                        : 1024;
   const double outputs = (double)Mp * Np;
   int best = 1;
   double best_cost = 0;
@@ -322,7 +350,7 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
   for (long long s = 1; s <= (most > 1 ? most : 1); s++) {
     long long kz = (steps + s - 1) / s, used = (steps + kz - 1) / kz; /* no empty slice */
     if (used != s) continue;
-    const int size = warptile_cluster_size(s, clusters);
+    const int size = warptile_cluster_size<Op, CFG>(s, blocks, clusters);
     const long long planes = s / size;
     double busiest = 0; /* the busiest SM's blocks, in waves of up to per_sm, each wave slowed */
     long long wave = 0;
@@ -332,11 +360,12 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
       busiest += (double)wave * (warps <= 4 ? c.thin[0] : warps <= 8 ? c.thin[1] : 1.0);
     }
     busiest += c.tail * (double)wave;
-    double cost = (double)sms * busiest * CFG::BM * CFG::BN * (double)(kz * CFG::BK);
+    double cost =
+        (double)sms * busiest * CFG::BM * CFG::BN * (double)(kz * CFG::BK + c.block_k);
     if (size > 1) cost += (double)s * outputs * c.fold_pairs;
     if (planes > 1)
       cost += c.merge_fixed + (double)planes * (outputs * c.merge_pairs + c.plane_pairs);
-    if (s == 1 || cost < 0.95 * best_cost) {
+    if (s == 1 || cost < (1 - c.margin) * best_cost) {
       best = (int)s;
       best_cost = cost;
       *cs = size;
