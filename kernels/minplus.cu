@@ -603,8 +603,8 @@ template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
 
 /* Split-K (warptile_splits), fitted to an H100 sweep of every split and cluster size at 1024^3,
- * 2048^3 and 256 x 8192 x 256 (doc/NOTES.md; its picks came within 0.7% of the fastest on
- * average, 3.5% at worst): slices at least 64 deep; each block costs 24 of depth beside its
+ * 2048^3 and 256 x 8192 x 256 (doc/NOTES.md; in the final run's sweep its picks came within
+ * 0.6% of the fastest on average, 3.6% at worst): slices at least 64 deep; each block costs 24 of depth beside its
  * slice; a fold through distributed shared memory about 2 pair updates per output and slice;
  * the merge about 40 per output and plane (it reads the plane from memory, which the kernel
  * wrote), 2^20 per plane and 4e7 for its launch (3 us at 13 Tpair/s); an SM with one block of 4
