@@ -92,7 +92,6 @@ static void parallel_copy(void *dst, const void *src, size_t bytes) {
 
 /* The stream of the pipelined transfers (ck_upload_async, ck_download_after): non-blocking, so
  * that its copies run beside kernels on the default stream. */
-
 static cudaStream_t ck_copy_stream(void) {
   if (!copy_stream && cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking) != cudaSuccess) {
     (void)cudaGetLastError();

@@ -318,7 +318,7 @@ template <class T> struct mp_part<T, false> {
  *   typedef T; identity(); addmin(a, b, c) = min(c, a + b);
  *   keep(v, id, t, tile): the running minimum v takes the tile minimum t where t wins (as Octave
  *   compares them), and id the tile;
- *   fold<ARG>(v, id, t, idt): a later slice's result into an earlier one's;
+ *   take<ARG>: the functor folding a later slice's (t, idt) into an earlier one's (v, id);
  *   store<ARG>(v, id, i, j, Mr, Nr, plane): output (i, j) of the Mr x Nr row-major product and
  *   its tile, into plane `plane` of partial results when k is split into planes, else into the
  *   result. */
@@ -353,11 +353,12 @@ template <class SUMS, bool ARG> struct mp_op {
     if constexpr (ARG) p.id = x.id;
     return p;
   }
-  __device__ __forceinline__ void fold(Part &p, const Part &later) const {
-    if constexpr (ARG) sums.template fold<ARG>(p.v, p.id, later.v, later.id);
+  static __device__ __forceinline__ void fold(Part &p, const Part &later) {
+    typename S::template take<ARG> take;
+    if constexpr (ARG) take(p.v, p.id, later.v, later.id);
     else {
       uint32_t none = 0;
-      sums.template fold<ARG>(p.v, none, later.v, none);
+      take(p.v, none, later.v, none);
     }
   }
   __device__ __forceinline__ void store_part(const Part &p, int i, int j, int plane) const {
@@ -392,10 +393,7 @@ template <class TT> struct mp_float_sums {
       id = tile;
     }
   }
-  template <bool ARG>
-  __device__ __forceinline__ void fold(T &v, uint32_t &id, T t, uint32_t idt) const {
-    merge_take<T, ARG>()(v, id, t, idt);
-  }
+  template <bool ARG> using take = merge_take<T, ARG>;
   template <bool ARG>
   __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
                                         int plane) const {
@@ -469,10 +467,7 @@ template <class TC, bool PACK> struct mp_dpx_sums {
       }
     }
   }
-  template <bool ARG>
-  __device__ __forceinline__ void fold(T &v, uint32_t &id, T t, uint32_t idt) const {
-    merge_take_word<PACK, ARG>()(v, id, t, idt);
-  }
+  template <bool ARG> using take = merge_take_word<PACK, ARG>;
   template <bool ARG>
   __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
                                         int plane) const {
@@ -604,19 +599,19 @@ template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
 
 /* Split-K (warptile_splits), fitted to an H100 sweep of every split and cluster size at 1024^3,
  * 2048^3 and 256 x 8192 x 256 (doc/NOTES.md; in the final run's sweep its picks came within
- * 0.6% of the fastest on average, 3.6% at worst): slices at least 64 deep; each block costs 24 of depth beside its
- * slice; a fold through distributed shared memory about 2 pair updates per output and slice;
- * the merge about 40 per output and plane (it reads the plane from memory, which the kernel
- * wrote), 2^20 per plane and 4e7 for its launch (3 us at 13 Tpair/s); an SM with one block of 4
- * warps ran at 0.77 the rate of one with four blocks, with two blocks at 0.93; the last wave's
- * tail, 0.09 of a block; a split must save 1%. */
+ * 0.6% of the fastest on average, 3.6% at worst): slices at least 64 deep; each block costs 24
+ * of depth beside its slice; a fold through distributed shared memory about 2 pair updates per
+ * output and slice; the merge about 40 per output and plane (it reads the plane from memory,
+ * which the kernel wrote), 2^20 per plane and 4e7 for its launch (3 us at 13 Tpair/s); an SM
+ * with one block of 4 warps ran at 0.77 the rate of one with four blocks, with two blocks at
+ * 0.93; the last wave's tail, 0.09 of a block; a split must save 1%. */
 static const warptile_split_cost mp_split_cost = {64,  24,           2,    40, 1 << 20,
                                                   4e7, {1.30, 1.07}, 0.09, 0.01};
 
 /* How the Op's kernel runs over the padded Mp x Np x Kp product: split->slices of k, folded in
  * clusters of split->cs, with the scratch for the clusters' planes when there is more than one:
  * `count` elements of es bytes each (and, with the witness, their tiles of ts bytes). When the
- * scratch cannot be had the product runs in one cluster's slices or unsplit. */
+ * scratch cannot be had the product runs unsplit. */
 struct mp_split {
   int slices, cs;
   void *planes, *tiles; /* NULL: the kernel stores the result itself */

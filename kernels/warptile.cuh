@@ -72,9 +72,10 @@ __device__ __forceinline__ void cluster_fold(const Op &op, Acc (&acc)[NA / NB][N
       xs[e * NT + threadIdx.x] = op.handover(acc[(r * PER + e) / NB][(r * PER + e) % NB]);
     cluster.sync();
     for (int e = rank; e < PER; e += CS) {
-      P v = *cluster.map_shared_rank(&xs[e * NT + threadIdx.x], 0);
+      P *mine = &xs[e * NT + threadIdx.x];
+      P v = *cluster.map_shared_rank(mine, 0);
 #pragma unroll
-      for (int q = 1; q < CS; q++) op.fold(v, *cluster.map_shared_rank(&xs[e * NT + threadIdx.x], q));
+      for (int q = 1; q < CS; q++) op.fold(v, *cluster.map_shared_rank(mine, q));
       out((r * PER + e) / NB, (r * PER + e) % NB, v);
     }
     cluster.sync(); /* nobody leaves, or refills xs, while another block may still read it */
@@ -204,10 +205,15 @@ __global__ void __launch_bounds__(NT)
  * enums BM, BN, BK, WM, WN, WNITER, TM, TN, NT. With splits > 1 ("split-K"), blockIdx.z takes
  * slice z of K, Kz = Kp / splits long (a multiple of BK): the Op then writes partial results
  * for a later merge, and tile indices stay global. */
+/* The depth of each of `splits` slices of Kp: whole tiles. */
+template <class CFG> static int warptile_slice_depth(int Kp, int splits) {
+  return (Kp / CFG::BK + splits - 1) / splits * CFG::BK;
+}
+
 template <class Op, class CFG, bool SPLIT>
 static void warptile_launch_as(int Mp, int Np, int Kp, int splits, const typename Op::T *A,
                                const typename Op::T *B, const Op &op) {
-  int Kz = (Kp / CFG::BK + splits - 1) / splits * CFG::BK;
+  int Kz = warptile_slice_depth<CFG>(Kp, splits);
   warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
                   CFG::NT, SPLIT>
       <<<dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits), CFG::NT>>>(Np, Kp, Kz, A, B, op);
@@ -219,14 +225,14 @@ static void warptile_launch(int Mp, int Np, int Kp, const typename Op::T *A,
   warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
-/* The same with the slices folded in clusters of CS along z (splits a multiple of CS). */
-/* The hardware's load-balancing placement of a cluster's blocks: with the default one, clusters
- * of 4 and 8 ran 1.2-1.6x slower than pairs at the same split (H100, doc/NOTES.md). */
+/* The same with the slices folded in clusters of CS along z (splits a multiple of CS), placed by
+ * the hardware's load balancing: with the default placement, clusters of 4 and 8 ran 1.2-1.6x
+ * slower than pairs at the same split (H100, doc/NOTES.md). */
 template <class Op, class CFG, int CS>
 static cudaError_t warptile_launch_cluster(
     int Mp, int Np, int Kp, int splits, const typename Op::T *A, const typename Op::T *B,
     const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
-  int Kz = (Kp / CFG::BK + splits - 1) / splits * CFG::BK;
+  int Kz = warptile_slice_depth<CFG>(Kp, splits);
   cudaLaunchConfig_t lc = {};
   lc.gridDim = dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits);
   lc.blockDim = dim3(CFG::NT);
