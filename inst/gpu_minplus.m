@@ -419,6 +419,41 @@ endfunction
 %! assert (gpu_memory_is_released ());
 
 %!testif ; gpu_available ()
+%! ## warptile first runs integers on the guess that they are nonnegative (shift
+%! ## 0): int32 shapes of whole tiles are read as they are, others packed (the
+%! ## ranges found while packing), and the host checks the guess while the
+%! ## product runs.  A miss runs the
+%! ## product again and makes the class wait for its ranges until an input
+%! ## shows the guess would have held.  Every step of that sequence, in every
+%! ## class that guesses, at shapes of whole tiles and ragged ones, C and K.
+%! cases = {"int32", 2^31 - 1; "int16", 32767; "uint16", 30000; "uint32", 2^31 - 1};
+%! for c = 1:rows (cases)
+%!   [cls, top] = cases{c, :};
+%!   for s = {[256 64 128], [128 96 192], [100 37 70]}
+%!     m = s{1}(1); k = s{1}(2); n = s{1}(3);
+%!     for low = [0, -1, -1, 0, 0]   # hit, miss, miss (waits), hit (waits), hit
+%!       A = cast (randi ([0 9], m, k), cls); B = cast (randi ([0 9], k, n), cls);
+%!       A(rand (m, k) < 0.2) = top; B(rand (k, n) < 0.1) = top;
+%!       if (low < 0)
+%!         if (intmin (cls) < 0)
+%!           A(randi (m), randi (k)) = -7;   # one negative value anywhere
+%!         else
+%!           A(randi (m), randi (k)) = intmax (cls);   # spreads past the word
+%!           B(randi (k), randi (n)) = intmax (cls);
+%!         endif
+%!       endif
+%!       what = sprintf ("%s %dx%dx%d low %d", cls, m, k, n, low);
+%!       [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%!       assert (isequal (gpu_minplus (A, B), R), [what ": C differs"]);
+%!       [C, K] = gpu_minplus (A, B);
+%!       assert (isequal (C, R), [what ": C with K differs"]);
+%!       assert (isequal (K, RK), [what ": K differs"]);
+%!     endfor
+%!   endfor
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
 %! wshapes = [1 1 1; 3 5 2; 63 65 64; 65 63 129; 1 70 1; 130 1 3; 7 0 5; 200 300 100; ...
 %!            60 1500 40];   # the last: few output tiles, so warptile splits k

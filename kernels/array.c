@@ -19,16 +19,20 @@ static cudaStream_t copy_stream = NULL; /* see ck_copy_stream */
 
 static struct {
   void *buf;
-  cudaEvent_t ready;
-} note; /* see ck_pinned_note */
+  cudaEvent_t queued, ready;
+  cudaStream_t stream; /* its own, so that a note never waits behind the staged transfers */
+} note; /* see ck_read_note */
 
 static void stage_release(void) {
   if (copy_stream) cudaStreamDestroy(copy_stream);
   copy_stream = NULL;
   if (note.buf) cudaFreeHost(note.buf);
+  if (note.queued) cudaEventDestroy(note.queued);
   if (note.ready) cudaEventDestroy(note.ready);
+  if (note.stream) cudaStreamDestroy(note.stream);
   note.buf = NULL;
-  note.ready = NULL;
+  note.queued = note.ready = NULL;
+  note.stream = NULL;
   for (int b = 0; b < 2; b++) {
     if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
     if (stage.done[b]) cudaEventDestroy(stage.done[b]);
@@ -63,22 +67,6 @@ static int stage_ok(void) {
   return 1;
 }
 
-ck_status ck_pinned_note(void **buf, cudaEvent_t *ready) {
-  if (!note.buf && cudaHostAlloc(&note.buf, CK_NOTE_BYTES, cudaHostAllocDefault) != cudaSuccess)
-    note.buf = NULL;
-  if (note.buf && !note.ready &&
-      cudaEventCreateWithFlags(&note.ready, cudaEventDisableTiming) != cudaSuccess)
-    note.ready = NULL;
-  if (!note.buf || !note.ready) {
-    (void)cudaGetLastError();
-    return CK_ERR_CUDA;
-  }
-  release_at_exit();
-  *buf = note.buf;
-  *ready = note.ready;
-  return CK_OK;
-}
-
 /* memcpy on several threads: one thread cannot saturate memory bandwidth, least of all when the
  * destination pages are touched for the first time. */
 static void parallel_copy(void *dst, const void *src, size_t bytes) {
@@ -98,6 +86,38 @@ static cudaStream_t ck_copy_stream(void) {
     copy_stream = NULL; /* the default stream then: correct, without the overlap */
   }
   return copy_stream;
+}
+
+static int note_ok(void) {
+  if (!note.buf && cudaHostAlloc(&note.buf, CK_NOTE_BYTES, cudaHostAllocDefault) != cudaSuccess)
+    note.buf = NULL;
+  if (note.buf && !note.queued &&
+      cudaEventCreateWithFlags(&note.queued, cudaEventDisableTiming) != cudaSuccess)
+    note.queued = NULL;
+  if (note.buf && !note.ready &&
+      cudaEventCreateWithFlags(&note.ready, cudaEventDisableTiming) != cudaSuccess)
+    note.ready = NULL;
+  if (note.buf && !note.stream &&
+      cudaStreamCreateWithFlags(&note.stream, cudaStreamNonBlocking) != cudaSuccess)
+    note.stream = NULL;
+  if (!note.buf || !note.queued || !note.ready || !note.stream) return 0;
+  release_at_exit();
+  return 1;
+}
+
+ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready) {
+  if (bytes > CK_NOTE_BYTES) return ck_fail(CK_ERR_INVALID, "a note holds %d bytes", CK_NOTE_BYTES);
+  if (!note_ok() || cudaEventRecord(note.queued, 0) != cudaSuccess ||
+      cudaStreamWaitEvent(note.stream, note.queued, 0) != cudaSuccess ||
+      cudaMemcpyAsync(note.buf, src_dev, bytes, cudaMemcpyDeviceToHost, note.stream) !=
+          cudaSuccess ||
+      cudaEventRecord(note.ready, note.stream) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return CK_ERR_CUDA;
+  }
+  *buf = note.buf;
+  *ready = note.ready;
+  return CK_OK;
 }
 
 /* Host to device on stream st through the two pinned buffers: one is filled while the DMA engine

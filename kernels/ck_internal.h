@@ -43,11 +43,14 @@ ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, s
 ck_status ck_upload_async(void *dst_dev, const void *src_host, size_t bytes, cudaEvent_t done);
 ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, cudaEvent_t ready);
 
-/* A small pinned host buffer (CK_NOTE_BYTES) and an event, for reading a few values back from
- * the device while later work is already queued behind them; CK_ERR_CUDA when they cannot be had
- * (the caller then copies synchronously). Released with the staging buffers. */
+/* Reading a few values (up to CK_NOTE_BYTES) back from the device: a copy into a small pinned
+ * host buffer (*buf), queued behind the work queued so far on the default stream but on a stream
+ * of its own, so that work queued later on the default stream does not wait for it (on the
+ * default stream, a kernel queued after the copy waited for it); *ready fires when the values are
+ * in *buf. CK_ERR_CUDA when it cannot be had (the caller then copies
+ * synchronously). Released with the staging buffers. */
 #define CK_NOTE_BYTES 64
-ck_status ck_pinned_note(void **buf, cudaEvent_t *ready);
+ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready);
 
 /* Device memory a new allocation can have now: free memory plus what the pool holds unused,
  * within the test limit. */

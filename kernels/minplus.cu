@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include <type_traits>
 
 #include "ck_internal.h"
 #include "warptile.cuh"
@@ -738,36 +739,29 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
   return s;
 }
 
-/* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ---- */
+/* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ----
+ * The shifts must not exceed the operands' minima, and the spreads above them must fit the word.
+ * Most integer min-plus inputs are nonnegative (weights, with intmax as "no edge"), and then a
+ * shift of 0 always fits int16 halves and int32 words. So the product first runs on that guess:
+ * the packing finds the ranges as it goes (int32 operands of whole tiles, which shift 0 lets the
+ * kernel read as they are, have a range pass instead), the product is queued behind it, and the
+ * host checks the ranges while the kernel runs. A miss queues the product again from the ranges,
+ * and the class then waits for its ranges (guess_missed) until an input shows the guess would
+ * have held. (Checking after the product instead, the host's wait left the GPU idle between
+ * calls: int16 1024^3 took 0.080-0.091 ms against 0.075 before, doc/NOTES.md.) */
 
-/* range[0..1]: the minima of A (blockIdx.y 0) and B (1), complemented (~min, so that one
- * memset below any value starts all four); range[2..3]: their maxima. Each block reduces its
- * part in registers and shared memory, so only one atomic per block and bound reaches the same
- * address (one per warp serialized into tens of microseconds). */
-template <class T>
-__global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
-                             size_t count_b, long long *range) {
+/* The range record on the device: [0..1] the minima of A and B, complemented (~min, so that one
+ * memset below any value starts all four); [2..3] their maxima. */
+#define MP_RECORD 4
+
+/* One block's minimum and maximum (every thread's lo, hi) into range[which] and range[2 +
+ * which]: a block reduction in registers and shared memory, then an atomic only where the block
+ * improves on the bound as last seen. Atomics on one address serialize: one per warp took tens
+ * of microseconds, one per block of the packing (thousands) 5-15 us; most blocks of the packing
+ * hold nothing beyond the extremes already published. */
+__device__ __forceinline__ void publish_range(long long lo, long long hi, long long *range,
+                                              int which) {
   __shared__ long long part[2][THREADS / 32];
-  const T *x = blockIdx.y ? B : A;
-  size_t count = blockIdx.y ? count_b : count_a;
-  long long lo = LLONG_MAX, hi = LLONG_MIN;
-  const size_t stride = (size_t)gridDim.x * blockDim.x;
-  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < count; i += 4 * stride) { /* four loads in flight, not one */
-    long long v[4];
-#pragma unroll
-    for (int u = 0; u < 4; u++) v[u] = (long long)x[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < 4; u++) {
-      lo = v[u] < lo ? v[u] : lo;
-      hi = v[u] > hi ? v[u] : hi;
-    }
-  }
-  for (; i < count; i += stride) {
-    long long v = (long long)x[i];
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
-  }
   for (int o = 16; o > 0; o /= 2) {
     long long l2 = __shfl_down_sync(0xffffffffu, lo, o), h2 = __shfl_down_sync(0xffffffffu, hi, o);
     lo = l2 < lo ? l2 : lo;
@@ -779,27 +773,56 @@ __global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *_
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (int w = 1; w < THREADS / 32; w++) {
+    for (int w = 1; w < (int)blockDim.x / 32; w++) {
       lo = part[0][w] < lo ? part[0][w] : lo;
       hi = part[1][w] > hi ? part[1][w] : hi;
     }
     if (lo <= hi) { /* else this block had no elements */
-      atomicMax(&range[blockIdx.y], ~lo);
-      atomicMax(&range[2 + blockIdx.y], hi);
+      const volatile long long *seen = range;
+      if (~lo > seen[which]) atomicMax(&range[which], ~lo);
+      if (hi > seen[2 + which]) atomicMax(&range[2 + which], hi);
     }
   }
 }
 
+__device__ __forceinline__ void widen_range(long long v, long long &lo, long long &hi) {
+  lo = v < lo ? v : lo;
+  hi = v > hi ? v : hi;
+}
+
+/* The ranges of A (blockIdx.y 0) and B (1), four loads in flight per thread. */
+template <class T>
+__global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
+                             size_t count_b, long long *range) {
+  const T *x = blockIdx.y ? B : A;
+  size_t count = blockIdx.y ? count_b : count_a;
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < count; i += 4 * stride) {
+    long long v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) v[u] = (long long)x[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; u++) widen_range(v[u], lo, hi);
+  }
+  for (; i < count; i += stride) widen_range((long long)x[i], lo, hi);
+  publish_range(lo, hi, range, (int)blockIdx.y);
+}
+
 /* Row-major "A" words (Mp x Kp) from Octave's B (k x n): B(p, j) - shift, duplicated into both
  * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
- * largest sum and cannot wrap. */
+ * largest sum and cannot wrap. The element read widens [lo, hi]. */
 template <class T>
 __device__ __forceinline__ uint32_t dpx_word_a(const T *__restrict__ B, size_t idx, size_t k,
-                                               size_t n, size_t Kp, long long shift, bool pack) {
+                                               size_t n, size_t Kp, long long shift, bool pack,
+                                               long long &lo, long long &hi) {
   size_t j, p;
   split_index(idx, Kp, j, p);
   if (j >= n || p >= k) return 0xffffffffu;
-  uint32_t u = (uint32_t)((long long)B[p + j * k] - shift);
+  long long x = (long long)B[p + j * k];
+  widen_range(x, lo, hi);
+  uint32_t u = (uint32_t)(x - shift);
   return pack ? u | u << 16 : u;
 }
 
@@ -807,32 +830,64 @@ __device__ __forceinline__ uint32_t dpx_word_a(const T *__restrict__ B, size_t i
  * the low and high halves when packed; zero padding. */
 template <class T>
 __device__ __forceinline__ uint32_t dpx_word_b(const T *__restrict__ A, size_t idx, size_t m,
-                                               size_t k, size_t Np, long long shift, bool pack) {
+                                               size_t k, size_t Np, long long shift, bool pack,
+                                               long long &lo, long long &hi) {
   size_t p, c;
   split_index(idx, Np, p, c);
   if (p >= k) return 0;
   size_t i = pack ? 2 * c : c;
   uint32_t u = 0;
-  if (i < m) u = (uint32_t)((long long)A[i + p * m] - shift);
-  if (pack && i + 1 < m) u |= (uint32_t)((long long)A[i + 1 + p * m] - shift) << 16;
+  if (i < m) {
+    long long x = (long long)A[i + p * m];
+    widen_range(x, lo, hi);
+    u = (uint32_t)(x - shift);
+  }
+  if (pack && i + 1 < m) {
+    long long x = (long long)A[i + 1 + p * m];
+    widen_range(x, lo, hi);
+    u |= (uint32_t)(x - shift) << 16;
+  }
   return u;
 }
 
 /* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words); each shift is the
- * minimum the device found (shifts_at: value_ranges' ~min A, ~min B) when the host has not read
- * it yet, else the value the host passes. */
-template <class T>
+ * minimum the device found (shifts_at: the record's ~min A, ~min B) when the host has not read
+ * it yet, else the value the host passes. RANGES: the operands' ranges go to `range` too, and
+ * the grid strides, so that each block's reduction serves several words (with one word per
+ * thread and a reduction per block, the packing took longer than a range pass and a packing
+ * apart). */
+template <class T, bool RANGES>
 __global__ void dpx_words(const T *__restrict__ A, const T *__restrict__ B,
                           uint32_t *__restrict__ wa, uint32_t *__restrict__ wb, size_t m, size_t k,
                           size_t n, size_t Mp, size_t Np, size_t Kp, const long long *shifts_at,
-                          long long shift_a, long long shift_b, bool pack) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (blockIdx.y == 0) {
-    if (idx < Mp * Kp)
-      wa[idx] = dpx_word_a(B, idx, k, n, Kp, shifts_at ? ~shifts_at[1] : shift_b, pack);
-  } else if (idx < Kp * Np) {
-    wb[idx] = dpx_word_b(A, idx, m, k, Np, shifts_at ? ~shifts_at[0] : shift_a, pack);
+                          long long shift_a, long long shift_b, bool pack, long long *range) {
+  const bool a = blockIdx.y == 0;
+  const size_t count = a ? Mp * Kp : Kp * Np;
+  const size_t stride = RANGES ? (size_t)gridDim.x * blockDim.x : count;
+  const long long shift = a ? (shifts_at ? ~shifts_at[1] : shift_b)
+                            : (shifts_at ? ~shifts_at[0] : shift_a);
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
+    if (a) wa[idx] = dpx_word_a(B, idx, k, n, Kp, shift, pack, lo, hi);
+    else wb[idx] = dpx_word_b(A, idx, m, k, Np, shift, pack, lo, hi);
   }
+  if (RANGES) publish_range(lo, hi, range, a ? 1 : 0);
+}
+
+/* The packing of `words` (the larger operand's), finding the ranges into `range` unless NULL. */
+template <class T>
+static void launch_dpx_words(const T *A, const T *B, uint32_t *wa, uint32_t *wb, size_t m,
+                             size_t k, size_t n, size_t Mp, size_t Np, size_t Kp,
+                             const long long *shifts_at, long long shift_a, long long shift_b,
+                             bool pack, long long *range) {
+  size_t words = Mp * Kp > Kp * Np ? Mp * Kp : Kp * Np;
+  unsigned g = grid_for(words, THREADS);
+  if (range)
+    dpx_words<T, true><<<dim3(g < 1024 ? g : 1024, 2), THREADS>>>(
+        A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at, shift_a, shift_b, pack, range);
+  else
+    dpx_words<T, false><<<dim3(g, 2), THREADS>>>(A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at,
+                                                  shift_a, shift_b, pack, NULL);
 }
 
 enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
@@ -843,14 +898,21 @@ static bool packed_tiles_fit(size_t k, bool arg) {
   return !arg || round_up(k, bk) / bk <= 0x10000;
 }
 
-/* Which path keeps every sum exact, from h = min A, min B, max A, max B: the spreads of A and B
- * must add up within the word (a half when packed). */
+/* Whether shifts s_a, s_b keep every sum of the path exact, from h = min A, min B, max A, max B:
+ * neither above its minimum, and the spreads above them adding up within the word (a half when
+ * packed). */
+static bool shifts_fit(const long long h[4], long long s_a, long long s_b, mp_int_path path) {
+  long long top = path == MP_INT_U16X2 ? 0xffff : 0xffffffffLL;
+  return h[0] >= s_a && h[1] >= s_b && (h[2] - s_a) + (h[3] - s_b) <= top; /* < 2^35: exact */
+}
+
+/* Which path keeps every sum exact when shifted by the minima. */
 template <class T>
 static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
-  long long spread = (h[2] - h[0]) + (h[3] - h[1]); /* at most 2^33: no overflow */
-  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) && spread <= 0xffff ? MP_INT_U16X2
-         : spread <= 0xffffffffLL                                      ? MP_INT_U32
-                                                                       : MP_INT_WIDE;
+  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) && shifts_fit(h, h[0], h[1], MP_INT_U16X2)
+             ? MP_INT_U16X2
+         : shifts_fit(h, h[0], h[1], MP_INT_U32) ? MP_INT_U32
+                                                 : MP_INT_WIDE;
 }
 
 /* The path taken before the ranges are known: packed for the narrow classes (where the common
@@ -867,46 +929,57 @@ static bool ranges_known(void) {
   return sizeof(T) == 1;
 }
 
-/* The ranges found on the device (d: ~min A, ~min B, max A, max B) on their way to the host: a
- * copy into pinned memory queued behind the range pass, so that the packing can be queued
- * before the host waits for it, and the GPU packs while the host decides. */
-struct mp_range_read {
+/* Whether the class's last product missed the guess of shift 0 (and so waits for its ranges). */
+template <class T>
+static bool &guess_missed(void) {
+  static bool missed = false;
+  return missed;
+}
+
+/* The range record on its way to the host: a copy into pinned memory queued behind the work that
+ * fills it, so that more work can be queued before the host waits for it. */
+struct mp_record_read {
   const long long *d;
   long long *pinned; /* NULL: read synchronously at the end */
   cudaEvent_t ready;
 };
 
-template <class T>
-static ck_status start_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n,
-                              long long *d, mp_range_read *rd) {
+static void start_read(long long *d, mp_record_read *rd) {
+  void *buf;
+  rd->d = d;
+  rd->pinned = NULL;
+  /* without the note, finish_read copies synchronously */
+  if (ck_read_note(d, MP_RECORD * sizeof(long long), &buf, &rd->ready) == CK_OK)
+    rd->pinned = (long long *)buf;
+}
+
+/* h: min A, min B, max A, max B. */
+static ck_status finish_read(const mp_record_read *rd, long long h[MP_RECORD]) {
+  if (rd->pinned) {
+    CK_CUDA(cudaEventSynchronize(rd->ready), "reading the operands' ranges");
+    memcpy(h, rd->pinned, MP_RECORD * sizeof(long long));
+  } else {
+    CK_CUDA(cudaMemcpy(h, rd->d, MP_RECORD * sizeof(long long), cudaMemcpyDeviceToHost),
+            "reading the operands' ranges");
+  }
+  h[0] = ~h[0]; /* the minima come complemented */
+  h[1] = ~h[1];
+  return CK_OK;
+}
+
+static ck_status clear_record(long long *d) {
   /* bytes 0x80: below any value and any complemented one */
-  CK_CUDA(cudaMemsetAsync(d, 0x80, 4 * sizeof(long long)), "finding the operands' ranges");
+  CK_CUDA(cudaMemsetAsync(d, 0x80, MP_RECORD * sizeof(long long)), "finding the operands' ranges");
+  return CK_OK;
+}
+
+template <class T>
+static ck_status find_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n, long long *d) {
+  CK_TRY(clear_record(d));
   size_t most = m * k > k * n ? m * k : k * n;
   unsigned blocks = grid_for(most, THREADS * 4); /* one batch of loads each up to 1024 blocks */
   value_ranges<T><<<dim3(blocks < 1024 ? blocks : 1024, 2), THREADS>>>(dA, m * k, dB, k * n, d);
   CK_CUDA(cudaGetLastError(), "finding the operands' ranges");
-  rd->d = d;
-  rd->pinned = NULL;
-  void *buf;
-  if (ck_pinned_note(&buf, &rd->ready) == CK_OK) {
-    CK_CUDA(cudaMemcpyAsync(buf, d, 4 * sizeof(long long), cudaMemcpyDeviceToHost, 0),
-            "reading the operands' ranges");
-    CK_CUDA(cudaEventRecord(rd->ready, 0), "reading the operands' ranges");
-    rd->pinned = (long long *)buf;
-  }
-  return CK_OK;
-}
-
-static ck_status finish_ranges(const mp_range_read *rd, long long h[4]) {
-  if (rd->pinned) {
-    CK_CUDA(cudaEventSynchronize(rd->ready), "reading the operands' ranges");
-    memcpy(h, rd->pinned, 4 * sizeof(long long));
-  } else {
-    CK_CUDA(cudaMemcpy(h, rd->d, 4 * sizeof(long long), cudaMemcpyDeviceToHost),
-            "reading the operands' ranges");
-  }
-  h[0] = ~h[0]; /* the minima come complemented (value_ranges) */
-  h[1] = ~h[1];
   return CK_OK;
 }
 
@@ -917,34 +990,55 @@ static uint32_t clamp_word(long long x, bool pack) {
   return pack ? u * 0x10001u : u;
 }
 
-/* The DPX product on packed (PACK) or 32-bit words. With `rd`, the ranges are still on their way:
- * the packing (shifting by the device's ranges) and the split's scratch are set up first, then
- * the host reads h, and when h needs another path nothing more is run and *took is false. */
+/* How run_v3_dpx learns its shifts: known (h), on their way from the device (the record read
+ * `rd`, the packing shifting by the record itself), or guessed 0 and checked after the product
+ * (the record at `d` filled by the packing or the kernel). */
+enum mp_shifts { MP_SHIFTS_KNOWN, MP_SHIFTS_PENDING, MP_SHIFTS_GUESSED };
+
+/* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
+ * to need another path (then, unless guessed, nothing was run). int32 operands whose shape is
+ * already whole tiles are read as they are when the shift is 0 (no packing). */
 template <class T, bool PACK, bool ARG>
 static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
-                            size_t n, long long h[4], const mp_range_read *rd, bool *took) {
+                            size_t n, long long h[MP_RECORD], mp_shifts how, long long *d,
+                            mp_record_read *rd, bool *took) {
   typedef typename v3_cfg<uint32_t, ARG>::type cfg;
   typedef mp_dpx_op<T, PACK, ARG> Op;
+  const bool guessed = how == MP_SHIFTS_GUESSED;
+  const mp_int_path path = PACK ? MP_INT_U16X2 : MP_INT_U32;
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
-  const long long *d = rd ? rd->d : NULL;
+  const bool raw = guessed && !PACK && std::is_same<T, int32_t>::value && Mp == n &&
+                   Np == words && Kp == k;
   uint32_t *wa = NULL, *wb = NULL;
   mp_split sp = {1, 1, NULL, NULL};
+  mp_record_read check;
   *took = false;
-  ck_status s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
-  if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
-  if (s == CK_OK) {
-    size_t most = Mp * Kp > Kp * Np ? Mp * Kp : Kp * Np;
-    dpx_words<T><<<dim3(grid_for(most, THREADS), 2), THREADS>>>(dA, dB, wa, wb, m, k, n, Mp, Np,
-                                                                Kp, d, h[0], h[1], PACK);
+  ck_status s = CK_OK;
+  if (raw) {
+    wa = (uint32_t *)dB;
+    wb = (uint32_t *)dA;
+  } else {
+    s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
+    if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
+  }
+  if (s == CK_OK && guessed) {
+    h[0] = h[1] = 0;
+    s = raw ? find_ranges<T>(dA, dB, m, k, n, d) : clear_record(d);
+  }
+  if (s == CK_OK && !raw) {
+    launch_dpx_words<T>(dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
+                        how == MP_SHIFTS_PENDING ? rd->d : NULL, h[0], h[1], PACK,
+                        guessed ? d : NULL);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
+  if (s == CK_OK && guessed) start_read(d, &check);
+  /* the plan while the GPU packs (or finds the ranges) */
   if (s == CK_OK)
     sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0);
-  if (s == CK_OK && rd) s = finish_ranges(rd, h);
-  if (s == CK_OK && int_path<T>(h, k, ARG) == (PACK ? MP_INT_U16X2 : MP_INT_U32)) {
-    *took = true;
+  if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(rd, h);
+  if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
     long long base = h[0] + h[1];
     mp_dpx_out<T, PACK> out = {dC, dK, m, base};
     uint32_t *planes = (uint32_t *)sp.planes, *tiles = (uint32_t *)sp.tiles;
@@ -958,38 +1052,62 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
           planes, tiles, sp.planes_n(), n, words, out);
     }
     s = v3_finish<T>(dA, dB, dC, dK, m, k, n, cfg::BK);
+    *took = true;
   }
-  ck_dev_free(wa);
-  ck_dev_free(wb);
+  if (!raw) {
+    ck_dev_free(wa);
+    ck_dev_free(wb);
+  }
   free_split(&sp);
+  if (s == CK_OK && guessed) { /* the product is queued: now see whether the guess held */
+    s = finish_read(&check, h);
+    *took = s == CK_OK && shifts_fit(h, 0, 0, path);
+  }
   return s;
 }
 
-/* The likely path is set up while the ranges are found and read; only when they need another
- * one (int16 spreads over 65535, int32 ones over 2^32) is the packing redone on 32-bit words, or
- * v2's wide accumulation run. */
+/* On the guess of shift 0 where the class has not just missed it; else the likely path is set up
+ * while the ranges are found and read, and only when they need another one (int16 spreads over
+ * 65535, int32 ones over 2^32) is the packing redone on 32-bit words, or v2's wide accumulation
+ * run. */
 template <class T, bool ARG>
 static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
                             size_t n) {
   const T lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
-  long long h[4] = {lo, lo, hi, hi}, *d = NULL;
-  mp_range_read rd, *pending = NULL;
-  if (!ranges_known<T>()) {
-    CK_TRY(ck_dev_alloc((void **)&d, 4 * sizeof(long long)));
-    pending = &rd;
-  }
-  ck_status s = pending ? start_ranges<T>(dA, dB, m, k, n, d, &rd) : CK_OK;
+  long long h[MP_RECORD] = {lo, lo, hi, hi}, *d = NULL;
+  mp_record_read rd;
+  const bool ranges = !ranges_known<T>();
+  if (ranges) CK_TRY(ck_dev_alloc((void **)&d, MP_RECORD * sizeof(long long)));
   const mp_int_path guess = likely_path<T>(k, ARG);
+  ck_status s = CK_OK;
   bool took = false;
+  if (ranges && !guess_missed<T>()) {
+    if constexpr (sizeof(T) <= 2)
+      if (guess == MP_INT_U16X2)
+        s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL,
+                                     &took);
+    if (s == CK_OK && guess == MP_INT_U32)
+      s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL,
+                                    &took);
+    guess_missed<T>() = s == CK_OK && !took;
+    if (s != CK_OK || took) {
+      ck_dev_free(d);
+      return s;
+    }
+  }
+  const mp_shifts how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
+  if (ranges) s = find_ranges<T>(dA, dB, m, k, n, d);
+  if (ranges && s == CK_OK) start_read(d, &rd);
   if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
     if (s == CK_OK && guess == MP_INT_U16X2)
-      s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, pending, &took);
+      s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
   if (s == CK_OK && guess == MP_INT_U32)
-    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, pending, &took);
+    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
   /* h is known from here on */
   if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(h, k, ARG) == MP_INT_U32)
-    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, NULL, &took);
+    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_KNOWN, d, NULL, &took);
   if (s == CK_OK && !took) s = run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
+  if (s == CK_OK && ranges) guess_missed<T>() = !shifts_fit(h, 0, 0, guess);
   ck_dev_free(d);
   return s;
 }

@@ -291,6 +291,24 @@ static bool warptile_clusters_ok(void) {
   return ok == 1;
 }
 
+/* How many blocks of the Op's split kernel an SM holds, asked once: the query costs microseconds
+ * of host time on every product, while the GPU may be waiting for the launch. */
+template <class Op, class CFG>
+static int warptile_blocks_per_sm(void) {
+  static int per_sm = 0;
+  if (per_sm < 1 &&
+      (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+           &per_sm,
+           warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM,
+                           CFG::TN, CFG::NT, true>,
+           CFG::NT, 0) != cudaSuccess ||
+       per_sm < 1)) {
+    (void)cudaGetLastError();
+    return 1; /* asked again next time */
+  }
+  return per_sm;
+}
+
 /* The cluster that folds s slices of each of `tiles` output tiles: the largest of 8, 4 and 2 that
  * divides s. None where the handovers need more than one round (double's: its fold then cost
  * more than the merge it saves, 1-4% slower in pairs, 1.3-1.4x in fours), and clusters over 2
@@ -334,16 +352,7 @@ struct warptile_split_cost {
 template <class Op, class CFG>
 static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split_cost &c,
                            int *cs) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm,
-          warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM,
-                          CFG::TN, CFG::NT, true>,
-          CFG::NT, 0) != cudaSuccess ||
-      per_sm < 1) {
-    (void)cudaGetLastError();
-    per_sm = 1;
-  }
+  const int per_sm = warptile_blocks_per_sm<Op, CFG>();
   const bool clusters = warptile_clusters_ok<Op, CFG>();
   const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
   const long long steps = Kp / CFG::BK, most = blocks > 2LL * per_sm * sms ? 1

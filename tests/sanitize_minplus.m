@@ -48,6 +48,20 @@ function sanitize_minplus ()
       __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
     endfor
   endfor
+  for low = [0, -5]   # int32 read as it is (shift 0 guessed), then a miss
+    A = int32 (randi ([0 50], 128, 16)); B = int32 (randi ([0 50], 16, 64));
+    A(1, 1) = low;
+    for arg = [false, true]
+      if (arg)
+        [C, K] = gpu_minplus (A, B); [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
+      else
+        C = gpu_minplus (A, B); RC = gpu_minplus (A, B, "kernel", "cpu"); K = RK = 0;
+      endif
+      if (! isequal (C, RC) || ! isequal (K, RK))
+        error ("sanitize_minplus: int32 whole tiles, low %d, differs from the CPU reference", low);
+      endif
+    endfor
+  endfor
   for cls = {"single", "double", "int32"}   # the witness K
     for kernel = {"naive", "coalesced", "regblock", "warptile"}
       A = cast (round (5 * randn (65, 33)), cls{1}); B = cast (round (5 * randn (33, 70)), cls{1});
