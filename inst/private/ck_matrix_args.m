@@ -15,7 +15,6 @@
 
 function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varargin)
   opts = varargin;
-  B = [];
   have_b = ! isempty (opts) && ! ischar (opts{1});
   if (have_b)
     B = opts{1};
@@ -23,54 +22,58 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
   endif
   kernel = parse_kernel (caller, op, default, aliases, opts);
   classes = supported_classes (op);
-  check_operand (caller, A, "A", classes);
+  ## each operand's class and size read once: on a gpu_array every method call
+  ## costs Octave 10-20 us, more than a small product on the device
+  [a_dev, ca, sa] = operand_facts (A);
+  check_operand (caller, A, a_dev, ca, sa, "A", classes);
   if (! have_b)
-    if (rows (A) != columns (A))
+    if (sa(1) != sa(2))
       error ("cudakernels:invalidinput", "%s: A must be square for %s (A); it is %dx%d",
-             caller, caller, rows (A), columns (A));
+             caller, caller, sa(1), sa(2));
     endif
-    B = A;
+    B = A; b_dev = a_dev; cb = ca;
   else
-    check_operand (caller, B, "B", classes);
-    if (columns (A) != rows (B))
+    [b_dev, cb, sb] = operand_facts (B);
+    check_operand (caller, B, b_dev, cb, sb, "B", classes);
+    if (sa(2) != sb(1))
       error ("cudakernels:invalidinput",
              "%s: inner dimensions must agree: A is %dx%d, B is %dx%d",
-             caller, rows (A), columns (A), rows (B), columns (B));
+             caller, sa(1), sa(2), sb(1), sb(2));
     endif
   endif
-  ca = class_of (A); cb = class_of (B);
   if (! strcmp (ca, cb) && ! (any (strcmp (ca, {"single", "double"}))
                               && any (strcmp (cb, {"single", "double"}))))
-    ## Octave's int + double rounds after adding; converting first would not match it
     error ("cudakernels:invalidinput",
            "%s: A is %s and B is %s; integer operands must both be of the same class",
            caller, ca, cb);
   endif
   single_wins = ! strcmp (ca, cb);   # single and double: single wins, as in A + B
-  if (isa (A, "gpu_array") || isa (B, "gpu_array"))
-    A = on_device (A, single_wins);
-    B = on_device (B, single_wins);
+  if (a_dev || b_dev)
+    A = on_device (A, a_dev, ca, single_wins);
+    B = on_device (B, b_dev, cb, single_wins);
   elseif (single_wins)
     A = single (A);
     B = single (B);
   endif
 endfunction
 
-function c = class_of (X)
-  if (isa (X, "gpu_array"))
-    c = classUnderlying (X);
+function [dev, cls, dims] = operand_facts (X)
+  dev = isa (X, "gpu_array");
+  if (dev)
+    [~, cls, dims] = facts (X);
   else
-    c = class (X);
+    cls = class (X);
+    dims = size (X);
   endif
 endfunction
 
-function G = on_device (X, to_single)
-  if (! isa (X, "gpu_array"))
+function G = on_device (X, dev, cls, to_single)
+  if (! dev)
     if (to_single)
       X = single (X);
     endif
     G = gpu_array (X);
-  elseif (to_single)
+  elseif (to_single && ! strcmp (cls, "single"))
     G = to_class (X, "single");
   else
     G = X;
@@ -107,32 +110,32 @@ function c = supported_classes (op)
   endif
 endfunction
 
-function check_operand (caller, X, name, classes)
-  if (isa (X, "gpu_array"))
-    if (! any (strcmp (classUnderlying (X), classes)))
+function check_operand (caller, X, dev, cls, dims, name, classes)
+  if (dev)
+    if (! any (strcmp (cls, classes)))
       error ("cudakernels:invalidinput",
              "%s: %s is a %s gpu_array; the supported classes are %s",
-             caller, name, classUnderlying (X), strjoin (classes, ", "));
-    elseif (ndims (X) != 2)
+             caller, name, cls, strjoin (classes, ", "));
+    elseif (numel (dims) != 2)
       error ("cudakernels:invalidinput", "%s: %s must be a 2-D matrix", caller, name);
     endif
     return;
   endif
-  if ((isinteger (X) && ! any (strcmp (class (X), classes))) || islogical (X))
+  if ((isinteger (X) && ! any (strcmp (cls, classes))) || islogical (X))
     error ("cudakernels:invalidinput",
-           "%s: %s is %s; the supported classes are %s", caller, name, class (X),
+           "%s: %s is %s; the supported classes are %s", caller, name, cls,
            strjoin (classes, ", "));
   elseif (! (isfloat (X) || isinteger (X)))
     error ("cudakernels:invalidinput",
            "%s: %s must be a numeric matrix of class %s, not %s", caller, name,
-           strjoin (classes, ", "), class (X));
+           strjoin (classes, ", "), cls);
   elseif (! isreal (X))
     error ("cudakernels:invalidinput", "%s: %s must be real, not complex", caller, name);
   elseif (issparse (X))
     error ("cudakernels:invalidinput",
            "%s: %s must be full, not sparse (use full (%s))", caller, name, name);
-  elseif (ndims (X) != 2)
+  elseif (numel (dims) != 2)
     error ("cudakernels:invalidinput",
-           "%s: %s must be a 2-D matrix; it has %d dimensions", caller, name, ndims (X));
+           "%s: %s must be a 2-D matrix; it has %d dimensions", caller, name, numel (dims));
   endif
 endfunction

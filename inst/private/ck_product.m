@@ -22,12 +22,14 @@ function [C, K] = ck_product (caller, op, A, B, kernel)
     error ("cudakernels:invalidinput",
            "%s: the cpu kernel works on host arrays; gather the gpu_arrays first", caller);
   endif
-  m = rows (A); k = columns (A); n = columns (B);
+  [ida, cls, da] = facts (A);   # one method call each (see ck_matrix_args)
+  [idb, ~, db] = facts (B);
+  m = da(1); k = da(2); n = db(2);
   if (nargout < 2)
-    id = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+    id = ck_call (caller, [op "_dev"], ida, idb, m, k, n, kernel);
   else
-    [id, idk] = ck_call (caller, [op "_dev"], device_id (A), device_id (B), m, k, n, kernel);
+    [id, idk] = ck_call (caller, [op "_dev"], ida, idb, m, k, n, kernel);
     K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n]);
   endif
-  C = gpu_array ("__cudakernels_wrap__", id, classUnderlying (A), [m n]);
+  C = gpu_array ("__cudakernels_wrap__", id, cls, [m n]);
 endfunction
