@@ -52,7 +52,11 @@
 ## tiles staged in shared memory, warp tiles and a register block per thread;
 ## integers run on the DPX min-add instructions of Hopper GPUs (emulated on
 ## others), two 16-bit sums per instruction where the values allow, whenever
-## no sum can overflow the instruction's word (otherwise as @qcode{"regblock"});
+## no sum can overflow the instruction's word (otherwise as @qcode{"regblock"}).
+## Integer products first run on the guess that the operands are nonnegative
+## (checked while the product runs); the first call with negative values or
+## wider sums runs the product twice, and later ones check first, until
+## nonnegative operands come again;
 ## @item @qcode{"regblock"} (@qcode{"v2"})
 ## each GPU thread keeps an 8-by-8 block of @var{C} in registers;
 ## @item @qcode{"coalesced"} (@qcode{"v1"})
