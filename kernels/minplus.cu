@@ -684,7 +684,7 @@ __device__ __forceinline__ int search_tile_vec(const T *__restrict__ a, const T 
     va[v] = load16(a + v * E);
     vb[v] = load16(b + v * E);
   }
-  int at = 0;
+  int at = -1; /* none: every term NaN */
 #pragma unroll
   for (int p = BK - 1; p >= 0; p--) /* backwards: the last match written is the smallest p */
     if (tr::sat((W)va[p / E].e[p % E] + (W)vb[p / E].e[p % E]) == c) at = p;
@@ -706,9 +706,8 @@ __global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
   size_t at = 0;
   const bool whole = sp == 1 && p1 - p0 == BK && (k * sizeof(T)) % 16 == 0 && BK * sizeof(T) >= 16;
   if (whole) {
-    at = p0 + search_tile_vec<T, BK>(A + i * si + p0, B + p0 + j * k, c);
-    /* no match at all (every term NaN) gives p0 + 0; Octave's index is then 1 */
-    if (at == p0 && !(tr::sat((W)A[i * si + p0] + (W)B[p0 + j * k]) == c)) at = 0;
+    int hit = search_tile_vec<T, BK>(A + i * si + p0, B + p0 + j * k, c);
+    if (hit >= 0) at = p0 + hit;
   } else {
     for (size_t p = p0; p < p1; p++)
       if (tr::sat((W)A[i * si + p * sp] + (W)B[p + j * k]) == c) {
@@ -1020,8 +1019,8 @@ static uint32_t clamp_word(long long x, bool pack) {
 }
 
 /* How run_v3_dpx learns its shifts: known (h), on their way from the device (the record read
- * `rd`, the packing shifting by the record itself), or guessed 0 and checked after the product
- * (the record at `d` filled by the packing or the kernel). */
+ * `rd`, the packing shifting by the record itself), or guessed 0 and checked while the product
+ * runs (the record at `d` filled by the packing, or by a range pass where there is none). */
 enum mp_shifts { MP_SHIFTS_KNOWN, MP_SHIFTS_PENDING, MP_SHIFTS_GUESSED };
 
 /* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
@@ -1042,6 +1041,7 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   uint32_t *wa = NULL, *wb = NULL;
   mp_split sp = {1, 1, NULL, NULL};
   mp_record_read check;
+  bool checking = false;
   *took = false;
   ck_status s = CK_OK;
   if (raw) {
@@ -1062,7 +1062,10 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
-  if (s == CK_OK && guessed) start_read(d, &check);
+  if (s == CK_OK && guessed) {
+    start_read(d, &check);
+    checking = true;
+  }
   /* the plan while the GPU packs (or finds the ranges) */
   if (s == CK_OK)
     sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0);
@@ -1088,11 +1091,24 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     ck_dev_free(wb);
   }
   free_split(&sp);
-  if (s == CK_OK && guessed) { /* the product is queued: now see whether the guess held */
-    s = finish_read(&check, h);
+  if (checking) { /* the product is queued: now see whether the guess held (read even after an
+                     error, so that the copy is done with d before the caller frees it) */
+    ck_status r = finish_read(&check, h);
+    if (s == CK_OK) s = r;
     *took = s == CK_OK && shifts_fit(h, 0, 0, path);
   }
   return s;
+}
+
+/* run_v3_dpx on the likely path's words: packed (PACK) or 32-bit. */
+template <class T, bool ARG>
+static ck_status run_likely(mp_int_path likely, const T *dA, const T *dB, T *dC, double *dK,
+                            size_t m, size_t k, size_t n, long long h[MP_RECORD], mp_shifts how,
+                            long long *d, mp_record_read *rd, bool *took) {
+  if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
+    if (likely == MP_INT_U16X2)
+      return run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, rd, took);
+  return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, rd, took);
 }
 
 /* On the guess of shift 0 where the class has not just missed it; else the likely path is set up
@@ -1111,13 +1127,7 @@ static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t 
   ck_status s = CK_OK;
   bool took = false;
   if (ranges && !guess_missed<T>()) {
-    if constexpr (sizeof(T) <= 2)
-      if (guess == MP_INT_U16X2)
-        s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL,
-                                     &took);
-    if (s == CK_OK && guess == MP_INT_U32)
-      s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL,
-                                    &took);
+    s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL, &took);
     guess_missed<T>() = s == CK_OK && !took;
     if (s != CK_OK || took) {
       ck_dev_free(d);
@@ -1127,11 +1137,7 @@ static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t 
   const mp_shifts how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
   if (ranges) s = find_ranges<T>(dA, dB, m, k, n, d);
   if (ranges && s == CK_OK) start_read(d, &rd);
-  if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
-    if (s == CK_OK && guess == MP_INT_U16X2)
-      s = run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
-  if (s == CK_OK && guess == MP_INT_U32)
-    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
+  if (s == CK_OK) s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
   /* h is known from here on */
   if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(h, k, ARG) == MP_INT_U32)
     s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_KNOWN, d, NULL, &took);

@@ -43,6 +43,7 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
   endif
   if (! strcmp (ca, cb) && ! (any (strcmp (ca, {"single", "double"}))
                               && any (strcmp (cb, {"single", "double"}))))
+    ## Octave's int + double rounds after adding; converting first would not match it
     error ("cudakernels:invalidinput",
            "%s: A is %s and B is %s; integer operands must both be of the same class",
            caller, ca, cb);
