@@ -23,6 +23,8 @@ static struct {
   cudaStream_t stream; /* its own, so that a note never waits behind the staged transfers */
 } note; /* see ck_read_note */
 
+static void *scratch_dev = NULL; /* see ck_device_scratch */
+
 static void stage_release(void) {
   if (copy_stream) cudaStreamDestroy(copy_stream);
   copy_stream = NULL;
@@ -33,6 +35,8 @@ static void stage_release(void) {
   note.buf = NULL;
   note.queued = note.ready = NULL;
   note.stream = NULL;
+  if (scratch_dev) cudaFree(scratch_dev);
+  scratch_dev = NULL;
   for (int b = 0; b < 2; b++) {
     if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
     if (stage.done[b]) cudaEventDestroy(stage.done[b]);
@@ -105,10 +109,17 @@ static int note_ok(void) {
   return 1;
 }
 
+ck_status ck_note_mark(void) {
+  if (!note_ok() || cudaEventRecord(note.queued, 0) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return CK_ERR_CUDA;
+  }
+  return CK_OK;
+}
+
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready) {
   if (bytes > CK_NOTE_BYTES) return ck_fail(CK_ERR_INVALID, "a note holds %d bytes", CK_NOTE_BYTES);
-  if (!note_ok() || cudaEventRecord(note.queued, 0) != cudaSuccess ||
-      cudaStreamWaitEvent(note.stream, note.queued, 0) != cudaSuccess ||
+  if (!note_ok() || cudaStreamWaitEvent(note.stream, note.queued, 0) != cudaSuccess ||
       cudaMemcpyAsync(note.buf, src_dev, bytes, cudaMemcpyDeviceToHost, note.stream) !=
           cudaSuccess ||
       cudaEventRecord(note.ready, note.stream) != cudaSuccess) {
@@ -117,6 +128,23 @@ ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_
   }
   *buf = note.buf;
   *ready = note.ready;
+  return CK_OK;
+}
+
+ck_status ck_device_scratch(void **p, int *fresh) {
+  *fresh = 0;
+  if (!scratch_dev) {
+    CK_CUDA(cudaMalloc(&scratch_dev, CK_SCRATCH_BYTES), "allocating the device scratch");
+    cudaError_t e = cudaMemset(scratch_dev, 0, CK_SCRATCH_BYTES);
+    if (e != cudaSuccess) {
+      cudaFree(scratch_dev);
+      scratch_dev = NULL;
+      return ck_cuda_status(e, "clearing the device scratch");
+    }
+    release_at_exit();
+    *fresh = 1;
+  }
+  *p = scratch_dev;
   return CK_OK;
 }
 

@@ -43,14 +43,23 @@ ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, s
 ck_status ck_upload_async(void *dst_dev, const void *src_host, size_t bytes, cudaEvent_t done);
 ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, cudaEvent_t ready);
 
-/* Reading a few values (up to CK_NOTE_BYTES) back from the device: a copy into a small pinned
- * host buffer (*buf), queued behind the work queued so far on the default stream but on a stream
- * of its own, so that work queued later on the default stream does not wait for it (on the
- * default stream, a kernel queued after the copy waited for it); *ready fires when the values are
- * in *buf. CK_ERR_CUDA when it cannot be had (the caller then copies
- * synchronously). Released with the staging buffers. */
+/* Reading a few values (up to CK_NOTE_BYTES) back from the device: ck_note_mark marks the work
+ * queued so far on the default stream; ck_read_note then queues a copy into a small pinned host
+ * buffer (*buf) behind the mark, on a stream of its own, so that work queued on the default
+ * stream after the mark does not wait for it (on the default stream, a kernel queued after the
+ * copy waited for it), and the copy's own API calls may come after that work is queued; *ready
+ * fires when the values are in *buf. CK_ERR_CUDA when either cannot be had (the caller then
+ * copies synchronously, after all it queued). Released with the staging buffers. */
 #define CK_NOTE_BYTES 64
+ck_status ck_note_mark(void);
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready);
+
+/* A few bytes of device memory kept across calls (CK_SCRATCH_BYTES), for state that a kernel
+ * carries from one call to the next instead of being allocated and cleared on every call: zero
+ * when first handed out (*fresh = 1), then as the last user left it. Outside the tracked
+ * allocations (ck_dev_bytes_in_use); released with the staging buffers, and so at a reset. */
+#define CK_SCRATCH_BYTES 64
+ck_status ck_device_scratch(void **p, int *fresh);
 
 /* Device memory a new allocation can have now: free memory plus what the pool holds unused,
  * within the test limit. */

@@ -778,9 +778,30 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
  * have held. (Checking after the product instead, the host's wait left the GPU idle between
  * calls: int16 1024^3 took 0.080-0.091 ms against 0.075 before, doc/NOTES.md.) */
 
-/* The range record on the device: [0..1] the minima of A and B, complemented (~min, so that one
- * memset below any value starts all four); [2..3] their maxima. */
+/* The range record on the device: [0..1] the minima of A and B, [2..3] their maxima, each as a
+ * key that only grows (atomicMax): the product's epoch in the high bits, then the value biased by
+ * 2^32 (int32 to uint32 values span [2^31, 2^33)), complemented within the field for the minima.
+ * The record stays on the device (ck_device_scratch) and each product's epoch is above every
+ * earlier one, so the first key a product publishes replaces what the last left: no product
+ * allocates or clears a record (a memset and two allocation calls on the path of every integer
+ * product before its first kernel). */
 #define MP_RECORD 4
+#define MP_FIELD ((1LL << 34) - 1)
+#define MP_BIAS (1LL << 32)
+#define MP_EPOCHS (1LL << 29) /* keys stay below 2^63 */
+
+__host__ __device__ __forceinline__ long long mp_key_min(long long v, long long tag) {
+  return tag | (MP_FIELD - (v + MP_BIAS));
+}
+__host__ __device__ __forceinline__ long long mp_key_max(long long v, long long tag) {
+  return tag | (v + MP_BIAS);
+}
+__host__ __device__ __forceinline__ long long mp_min_of(long long key) {
+  return MP_FIELD - (key & MP_FIELD) - MP_BIAS;
+}
+__host__ __device__ __forceinline__ long long mp_max_of(long long key) {
+  return (key & MP_FIELD) - MP_BIAS;
+}
 
 /* One block's minimum and maximum (every thread's lo, hi) into range[which] and range[2 +
  * which]: a block reduction in registers and shared memory, then an atomic only where the block
@@ -788,7 +809,7 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
  * of microseconds, one per block of the packing (thousands) 5-15 us; most blocks of the packing
  * hold nothing beyond the extremes already published. */
 __device__ __forceinline__ void publish_range(long long lo, long long hi, long long *range,
-                                              int which) {
+                                              long long tag, int which) {
   __shared__ long long part[2][THREADS / 32];
   for (int o = 16; o > 0; o /= 2) {
     long long l2 = __shfl_down_sync(0xffffffffu, lo, o), h2 = __shfl_down_sync(0xffffffffu, hi, o);
@@ -807,115 +828,156 @@ __device__ __forceinline__ void publish_range(long long lo, long long hi, long l
     }
     if (lo <= hi) { /* else this block had no elements */
       const volatile long long *seen = range;
-      if (~lo > seen[which]) atomicMax(&range[which], ~lo);
-      if (hi > seen[2 + which]) atomicMax(&range[2 + which], hi);
+      const long long klo = mp_key_min(lo, tag), khi = mp_key_max(hi, tag);
+      if (klo > seen[which]) atomicMax(&range[which], klo);
+      if (khi > seen[2 + which]) atomicMax(&range[2 + which], khi);
     }
   }
 }
 
-__device__ __forceinline__ void widen_range(long long v, long long &lo, long long &hi) {
+template <class T> __device__ __forceinline__ void widen_range(T v, T &lo, T &hi) {
   lo = v < lo ? v : lo;
   hi = v > hi ? v : hi;
 }
 
-/* The ranges of A (blockIdx.y 0) and B (1), four loads in flight per thread. */
-template <class T>
-__global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
-                             size_t count_b, long long *range) {
-  const T *x = blockIdx.y ? B : A;
-  size_t count = blockIdx.y ? count_b : count_a;
-  long long lo = LLONG_MAX, hi = LLONG_MIN;
-  const size_t stride = (size_t)gridDim.x * blockDim.x;
-  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < count; i += 4 * stride) {
-    long long v[4];
-#pragma unroll
-    for (int u = 0; u < 4; u++) v[u] = (long long)x[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < 4; u++) widen_range(v[u], lo, hi);
-  }
-  for (; i < count; i += stride) widen_range((long long)x[i], lo, hi);
-  publish_range(lo, hi, range, (int)blockIdx.y);
+/* The passes below over operands and words are latency-bound, not bandwidth-bound: a thread that
+ * loads, then stores, one element per trip waits a memory round trip each time, and thousands of
+ * short blocks queue in waves (at 256 x 8192 x 256 the packing took 16 us for 12 MB). So each
+ * thread issues several loads before using any, and the grid is about one wave (three blocks of
+ * 256 threads per SM and operand), striding over the rest. */
+static unsigned pass_blocks(size_t work_per_operand, size_t per_block) {
+  size_t most = (size_t)sm_count() * 3, g = (work_per_operand + per_block - 1) / per_block;
+  return (unsigned)(g < 1 ? 1 : g < most ? g : most);
 }
 
-/* Row-major "A" words (Mp x Kp) from Octave's B (k x n): B(p, j) - shift, duplicated into both
- * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
- * largest sum and cannot wrap. The element read widens [lo, hi]. */
+/* The ranges of A (blockIdx.y 0) and B (1): 16-byte loads, four in flight per thread (elements
+ * one by one where the operand is not 16-byte aligned, and for the tail). */
 template <class T>
-__device__ __forceinline__ uint32_t dpx_word_a(const T *__restrict__ B, size_t idx, size_t k,
-                                               size_t n, size_t Kp, long long shift, bool pack,
-                                               long long &lo, long long &hi) {
-  size_t j, p;
-  split_index(idx, Kp, j, p);
-  if (j >= n || p >= k) return 0xffffffffu;
-  long long x = (long long)B[p + j * k];
+__global__ void value_ranges(const T *__restrict__ A, size_t count_a, const T *__restrict__ B,
+                             size_t count_b, long long *range, long long tag) {
+  typedef mp_traits<T> tr;
+  constexpr int E = 16 / sizeof(T), U = 4;
+  const T *x = blockIdx.y ? B : A;
+  const size_t count = blockIdx.y ? count_b : count_a;
+  const size_t stride = (size_t)gridDim.x * blockDim.x,
+               first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  T lo = tr::empty(), hi = tr::lowest();
+  size_t done = 0;
+  if (((uintptr_t)x & 15) == 0) {
+    const size_t vecs = count / E;
+    size_t i = first;
+    for (; i + (U - 1) * stride < vecs; i += U * stride) {
+      vec16<T> v[U];
+#pragma unroll
+      for (int u = 0; u < U; u++) v[u] = load16(x + (i + u * stride) * E);
+#pragma unroll
+      for (int u = 0; u < U; u++)
+#pragma unroll
+        for (int e = 0; e < E; e++) widen_range(v[u].e[e], lo, hi);
+    }
+    for (; i < vecs; i += stride) {
+      vec16<T> v = load16(x + i * E);
+#pragma unroll
+      for (int e = 0; e < E; e++) widen_range(v.e[e], lo, hi);
+    }
+    done = vecs * E;
+  }
+  for (size_t i = done + first; i < count; i += stride) widen_range(x[i], lo, hi);
+  publish_range((long long)lo, (long long)hi, range, tag, (int)blockIdx.y);
+}
+
+/* One word: x - shift (exact in 32 bits whenever the shift fits), in both halves when packed. */
+template <class T>
+__device__ __forceinline__ uint32_t dpx_word(T x, uint32_t shift, bool pack, T &lo, T &hi) {
   widen_range(x, lo, hi);
-  uint32_t u = (uint32_t)(x - shift);
+  uint32_t u = (uint32_t)x - shift;
   return pack ? u | u << 16 : u;
 }
 
-/* Row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows 2w and 2w + 1 in
- * the low and high halves when packed; zero padding. */
+/* Four consecutive row-major "A" words (Mp x Kp) from Octave's B (k x n), starting at idx (a
+ * multiple of 4; Kp is one too, so the four share a row): B(p, j) - shift, duplicated into both
+ * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
+ * largest sum and cannot wrap. */
 template <class T>
-__device__ __forceinline__ uint32_t dpx_word_b(const T *__restrict__ A, size_t idx, size_t m,
-                                               size_t k, size_t Np, long long shift, bool pack,
-                                               long long &lo, long long &hi) {
-  size_t p, c;
-  split_index(idx, Np, p, c);
-  if (p >= k) return 0;
-  size_t i = pack ? 2 * c : c;
-  uint32_t u = 0;
-  if (i < m) {
-    long long x = (long long)A[i + p * m];
-    widen_range(x, lo, hi);
-    u = (uint32_t)(x - shift);
-  }
-  if (pack && i + 1 < m) {
-    long long x = (long long)A[i + 1 + p * m];
-    widen_range(x, lo, hi);
-    u |= (uint32_t)(x - shift) << 16;
-  }
-  return u;
+__device__ __forceinline__ uint4 dpx_quad_a(const T *__restrict__ B, size_t idx, size_t k,
+                                            size_t n, size_t Kp, uint32_t shift, bool pack, T &lo,
+                                            T &hi) {
+  size_t j, p;
+  split_index(idx, Kp, j, p);
+  uint32_t u[4];
+  const T *src = B + j * k + p;
+#pragma unroll
+  for (int e = 0; e < 4; e++)
+    u[e] = j < n && p + e < k ? dpx_word(src[e], shift, pack, lo, hi) : 0xffffffffu;
+  return make_uint4(u[0], u[1], u[2], u[3]);
 }
 
-/* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words); each shift is the
- * minimum the device found (shifts_at: the record's ~min A, ~min B) when the host has not read
- * it yet, else the value the host passes. RANGES: the operands' ranges go to `range` too, and
- * the grid strides, so that each block's reduction serves several words (with one word per
- * thread and a reduction per block, the packing took longer than a range pass and a packing
- * apart). */
+/* Four consecutive row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows
+ * 2w and 2w + 1 in the low and high halves when packed; zero padding. */
+template <class T>
+__device__ __forceinline__ uint4 dpx_quad_b(const T *__restrict__ A, size_t idx, size_t m,
+                                            size_t k, size_t Np, uint32_t shift, bool pack, T &lo,
+                                            T &hi) {
+  size_t p, c;
+  split_index(idx, Np, p, c);
+  uint32_t u[4] = {0, 0, 0, 0};
+  if (p < k) {
+    const T *col = A + p * m;
+#pragma unroll
+    for (int e = 0; e < 4; e++) {
+      size_t i = pack ? 2 * (c + e) : c + e;
+      if (i < m) u[e] = dpx_word(col[i], shift, false, lo, hi);
+      if (pack && i + 1 < m) u[e] |= dpx_word(col[i + 1], shift, false, lo, hi) << 16;
+    }
+  }
+  return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+/* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words), four per thread
+ * and trip with one 16-byte store; each shift is the minimum the device found (shifts_at: the
+ * record) when the host has not read it yet, else the value the host passes. RANGES: the
+ * operands' ranges go to `range` too, under `tag`. */
 template <class T, bool RANGES>
 __global__ void dpx_words(const T *__restrict__ A, const T *__restrict__ B,
                           uint32_t *__restrict__ wa, uint32_t *__restrict__ wb, size_t m, size_t k,
                           size_t n, size_t Mp, size_t Np, size_t Kp, const long long *shifts_at,
-                          long long shift_a, long long shift_b, bool pack, long long *range) {
+                          long long shift_a, long long shift_b, bool pack, long long *range,
+                          long long tag) {
+  typedef mp_traits<T> tr;
   const bool a = blockIdx.y == 0;
-  const size_t count = a ? Mp * Kp : Kp * Np;
-  const size_t stride = RANGES ? (size_t)gridDim.x * blockDim.x : count;
-  const long long shift = a ? (shifts_at ? ~shifts_at[1] : shift_b)
-                            : (shifts_at ? ~shifts_at[0] : shift_a);
-  long long lo = LLONG_MAX, hi = LLONG_MIN;
-  for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
-    if (a) wa[idx] = dpx_word_a(B, idx, k, n, Kp, shift, pack, lo, hi);
-    else wb[idx] = dpx_word_b(A, idx, m, k, Np, shift, pack, lo, hi);
+  const size_t quads = (a ? Mp * Kp : Kp * Np) / 4;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  const uint32_t shift = (uint32_t)(a ? (shifts_at ? mp_min_of(shifts_at[1]) : shift_b)
+                                      : (shifts_at ? mp_min_of(shifts_at[0]) : shift_a));
+  uint4 *out = (uint4 *)(a ? wa : wb);
+  T lo = tr::empty(), hi = tr::lowest();
+  auto quad = [&](size_t q) {
+    return a ? dpx_quad_a(B, 4 * q, k, n, Kp, shift, pack, lo, hi)
+             : dpx_quad_b(A, 4 * q, m, k, Np, shift, pack, lo, hi);
+  };
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads; q += 2 * stride) {
+    const bool two = q + stride < quads; /* two quads' loads in flight before either store */
+    uint4 w0 = quad(q), w1 = two ? quad(q + stride) : w0;
+    out[q] = w0;
+    if (two) out[q + stride] = w1;
   }
-  if (RANGES) publish_range(lo, hi, range, a ? 1 : 0);
+  if (RANGES) publish_range((long long)lo, (long long)hi, range, tag, a ? 1 : 0);
 }
 
-/* The packing of `words` (the larger operand's), finding the ranges into `range` unless NULL. */
+/* The packing, finding the ranges into `range` (under `tag`) unless NULL. */
 template <class T>
 static void launch_dpx_words(const T *A, const T *B, uint32_t *wa, uint32_t *wb, size_t m,
                              size_t k, size_t n, size_t Mp, size_t Np, size_t Kp,
                              const long long *shifts_at, long long shift_a, long long shift_b,
-                             bool pack, long long *range) {
+                             bool pack, long long *range, long long tag) {
   size_t words = Mp * Kp > Kp * Np ? Mp * Kp : Kp * Np;
-  unsigned g = grid_for(words, THREADS);
+  dim3 grid(pass_blocks(words / 4, 2 * THREADS), 2);
   if (range)
-    dpx_words<T, true><<<dim3(g < 1024 ? g : 1024, 2), THREADS>>>(
-        A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at, shift_a, shift_b, pack, range);
+    dpx_words<T, true><<<grid, THREADS>>>(A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at, shift_a,
+                                          shift_b, pack, range, tag);
   else
-    dpx_words<T, false><<<dim3(g, 2), THREADS>>>(A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at,
-                                                  shift_a, shift_b, pack, NULL);
+    dpx_words<T, false><<<grid, THREADS>>>(A, B, wa, wb, m, k, n, Mp, Np, Kp, shifts_at,
+                                           shift_a, shift_b, pack, NULL, 0);
 }
 
 enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
@@ -965,20 +1027,35 @@ static bool &guess_missed(void) {
 }
 
 /* The range record on its way to the host: a copy into pinned memory queued behind the work that
- * fills it, so that more work can be queued before the host waits for it. */
+ * fills it (mark_read, just after that work), so that more work can be queued before the host
+ * waits for it. */
 struct mp_record_read {
   const long long *d;
+  long long tag; /* the epoch its keys carry */
+  bool marked;
   long long *pinned; /* NULL: read synchronously at the end */
   cudaEvent_t ready;
 };
 
-static void start_read(long long *d, mp_record_read *rd) {
-  void *buf;
+static void mark_read(long long *d, long long tag, mp_record_read *rd) {
   rd->d = d;
+  rd->tag = tag;
   rd->pinned = NULL;
+  rd->marked = ck_note_mark() == CK_OK;
+}
+
+/* The copy itself, behind the mark: its API calls need not delay the work queued meanwhile. */
+static void queue_read(mp_record_read *rd) {
+  void *buf;
   /* without the note, finish_read copies synchronously */
-  if (ck_read_note(d, MP_RECORD * sizeof(long long), &buf, &rd->ready) == CK_OK)
+  if (rd->marked &&
+      ck_read_note(rd->d, MP_RECORD * sizeof(long long), &buf, &rd->ready) == CK_OK)
     rd->pinned = (long long *)buf;
+}
+
+static void start_read(long long *d, long long tag, mp_record_read *rd) {
+  mark_read(d, tag, rd);
+  queue_read(rd);
 }
 
 /* h: min A, min B, max A, max B. */
@@ -990,23 +1067,33 @@ static ck_status finish_read(const mp_record_read *rd, long long h[MP_RECORD]) {
     CK_CUDA(cudaMemcpy(h, rd->d, MP_RECORD * sizeof(long long), cudaMemcpyDeviceToHost),
             "reading the operands' ranges");
   }
-  h[0] = ~h[0]; /* the minima come complemented */
-  h[1] = ~h[1];
+  for (int w = 0; w < MP_RECORD; w++) /* every operand has elements, so each key was published */
+    if ((h[w] & ~MP_FIELD) != rd->tag)
+      return ck_fail(CK_ERR_CUDA, "min-plus: the operands' ranges were not recorded");
+  for (int w = 0; w < MP_RECORD; w++) h[w] = w < 2 ? mp_min_of(h[w]) : mp_max_of(h[w]);
   return CK_OK;
 }
 
-static ck_status clear_record(long long *d) {
-  /* bytes 0x80: below any value and any complemented one */
-  CK_CUDA(cudaMemsetAsync(d, 0x80, MP_RECORD * sizeof(long long)), "finding the operands' ranges");
+/* The record and the tag of a new epoch (see MP_RECORD). */
+static ck_status next_record(long long **d, long long *tag) {
+  static long long epoch = 0;
+  int fresh;
+  CK_TRY(ck_device_scratch((void **)d, &fresh));
+  if (fresh) epoch = 0; /* a new record is all zeros: below any key */
+  if (++epoch == MP_EPOCHS) {
+    CK_CUDA(cudaMemsetAsync(*d, 0, MP_RECORD * sizeof(long long)), "clearing the range record");
+    epoch = 1;
+  }
+  *tag = epoch << 34;
   return CK_OK;
 }
 
 template <class T>
-static ck_status find_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n, long long *d) {
-  CK_TRY(clear_record(d));
+static ck_status find_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n, long long *d,
+                             long long tag) {
   size_t most = m * k > k * n ? m * k : k * n;
-  unsigned blocks = grid_for(most, THREADS * 4); /* one batch of loads each up to 1024 blocks */
-  value_ranges<T><<<dim3(blocks < 1024 ? blocks : 1024, 2), THREADS>>>(dA, m * k, dB, k * n, d);
+  value_ranges<T><<<dim3(pass_blocks(most, THREADS * 64 / sizeof(T)), 2), THREADS>>>(
+      dA, m * k, dB, k * n, d, tag);
   CK_CUDA(cudaGetLastError(), "finding the operands' ranges");
   return CK_OK;
 }
@@ -1028,8 +1115,8 @@ enum mp_shifts { MP_SHIFTS_KNOWN, MP_SHIFTS_PENDING, MP_SHIFTS_GUESSED };
  * already whole tiles are read as they are when the shift is 0 (no packing). */
 template <class T, bool PACK, bool ARG>
 static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
-                            size_t n, long long h[MP_RECORD], mp_shifts how, long long *d,
-                            mp_record_read *rd, bool *took) {
+                            size_t n, long long h[MP_RECORD], mp_shifts how, mp_record_read *rd,
+                            bool *took) {
   typedef typename v3_cfg<uint32_t, ARG>::type cfg;
   typedef mp_dpx_op<T, PACK, ARG> Op;
   const bool guessed = how == MP_SHIFTS_GUESSED;
@@ -1042,6 +1129,7 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   mp_split sp = {1, 1, NULL, NULL};
   mp_record_read check;
   bool checking = false;
+  long long *d = NULL, tag = 0;
   *took = false;
   ck_status s = CK_OK;
   if (raw) {
@@ -1053,17 +1141,18 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   }
   if (s == CK_OK && guessed) {
     h[0] = h[1] = 0;
-    s = raw ? find_ranges<T>(dA, dB, m, k, n, d) : clear_record(d);
+    s = next_record(&d, &tag);
+    if (s == CK_OK && raw) s = find_ranges<T>(dA, dB, m, k, n, d, tag);
   }
   if (s == CK_OK && !raw) {
     launch_dpx_words<T>(dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
                         how == MP_SHIFTS_PENDING ? rd->d : NULL, h[0], h[1], PACK,
-                        guessed ? d : NULL);
+                        guessed ? d : NULL, tag);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
   if (s == CK_OK && guessed) {
-    start_read(d, &check);
+    mark_read(d, tag, &check); /* the copy is queued once the product is */
     checking = true;
   }
   /* the plan while the GPU packs (or finds the ranges) */
@@ -1093,6 +1182,7 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   free_split(&sp);
   if (checking) { /* the product is queued: now see whether the guess held (read even after an
                      error, so that the copy is done with d before the caller frees it) */
+    queue_read(&check);
     ck_status r = finish_read(&check, h);
     if (s == CK_OK) s = r;
     *took = s == CK_OK && shifts_fit(h, 0, 0, path);
@@ -1104,11 +1194,11 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
 template <class T, bool ARG>
 static ck_status run_likely(mp_int_path likely, const T *dA, const T *dB, T *dC, double *dK,
                             size_t m, size_t k, size_t n, long long h[MP_RECORD], mp_shifts how,
-                            long long *d, mp_record_read *rd, bool *took) {
+                            mp_record_read *rd, bool *took) {
   if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
     if (likely == MP_INT_U16X2)
-      return run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, rd, took);
-  return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, how, d, rd, took);
+      return run_v3_dpx<T, true, ARG>(dA, dB, dC, dK, m, k, n, h, how, rd, took);
+  return run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, how, rd, took);
 }
 
 /* On the guess of shift 0 where the class has not just missed it; else the likely path is set up
@@ -1119,31 +1209,27 @@ template <class T, bool ARG>
 static ck_status run_v3_int(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
                             size_t n) {
   const T lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
-  long long h[MP_RECORD] = {lo, lo, hi, hi}, *d = NULL;
+  long long h[MP_RECORD] = {lo, lo, hi, hi}, *d = NULL, tag = 0;
   mp_record_read rd;
   const bool ranges = !ranges_known<T>();
-  if (ranges) CK_TRY(ck_dev_alloc((void **)&d, MP_RECORD * sizeof(long long)));
   const mp_int_path guess = likely_path<T>(k, ARG);
   ck_status s = CK_OK;
   bool took = false;
   if (ranges && !guess_missed<T>()) {
-    s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, d, NULL, &took);
+    s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_GUESSED, NULL, &took);
     guess_missed<T>() = s == CK_OK && !took;
-    if (s != CK_OK || took) {
-      ck_dev_free(d);
-      return s;
-    }
+    if (s != CK_OK || took) return s;
   }
   const mp_shifts how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
-  if (ranges) s = find_ranges<T>(dA, dB, m, k, n, d);
-  if (ranges && s == CK_OK) start_read(d, &rd);
-  if (s == CK_OK) s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, how, d, &rd, &took);
+  if (ranges) s = next_record(&d, &tag);
+  if (ranges && s == CK_OK) s = find_ranges<T>(dA, dB, m, k, n, d, tag);
+  if (ranges && s == CK_OK) start_read(d, tag, &rd);
+  if (s == CK_OK) s = run_likely<T, ARG>(guess, dA, dB, dC, dK, m, k, n, h, how, &rd, &took);
   /* h is known from here on */
   if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(h, k, ARG) == MP_INT_U32)
-    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_KNOWN, d, NULL, &took);
+    s = run_v3_dpx<T, false, ARG>(dA, dB, dC, dK, m, k, n, h, MP_SHIFTS_KNOWN, NULL, &took);
   if (s == CK_OK && !took) s = run_v2<T, ARG>(dA, dB, dC, dK, m, k, n);
   if (s == CK_OK && ranges) guess_missed<T>() = !shifts_fit(h, 0, 0, guess);
-  ck_dev_free(d);
   return s;
 }
 
