@@ -786,7 +786,8 @@ static ck_status run_v3_float(const T *dA, const T *dB, T *dC, double *dK, size_
  * allocates or clears a record (a memset and two allocation calls on the path of every integer
  * product before its first kernel). */
 #define MP_RECORD 4
-#define MP_FIELD ((1LL << 34) - 1)
+#define MP_EPOCH_SHIFT 34 /* the field below the epoch */
+#define MP_FIELD ((1LL << MP_EPOCH_SHIFT) - 1)
 #define MP_BIAS (1LL << 32)
 #define MP_EPOCHS (1LL << 29) /* keys stay below 2^63 */
 
@@ -1067,10 +1068,11 @@ static ck_status finish_read(const mp_record_read *rd, long long h[MP_RECORD]) {
     CK_CUDA(cudaMemcpy(h, rd->d, MP_RECORD * sizeof(long long), cudaMemcpyDeviceToHost),
             "reading the operands' ranges");
   }
-  for (int w = 0; w < MP_RECORD; w++) /* every operand has elements, so each key was published */
+  for (int w = 0; w < MP_RECORD; w++) { /* every operand has elements: each key was published */
     if ((h[w] & ~MP_FIELD) != rd->tag)
       return ck_fail(CK_ERR_CUDA, "min-plus: the operands' ranges were not recorded");
-  for (int w = 0; w < MP_RECORD; w++) h[w] = w < 2 ? mp_min_of(h[w]) : mp_max_of(h[w]);
+    h[w] = w < 2 ? mp_min_of(h[w]) : mp_max_of(h[w]);
+  }
   return CK_OK;
 }
 
@@ -1084,7 +1086,7 @@ static ck_status next_record(long long **d, long long *tag) {
     CK_CUDA(cudaMemsetAsync(*d, 0, MP_RECORD * sizeof(long long)), "clearing the range record");
     epoch = 1;
   }
-  *tag = epoch << 34;
+  *tag = epoch << MP_EPOCH_SHIFT;
   return CK_OK;
 }
 
