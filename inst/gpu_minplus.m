@@ -424,8 +424,8 @@ endfunction
 
 %!testif ; gpu_available ()
 %! ## warptile first runs integers on the guess that they are nonnegative (shift
-%! ## 0): int32 shapes of whole tiles are read as they are, others packed (the
-%! ## ranges found while packing), and the host checks the guess while the
+%! ## 0): int32, int16 and uint16 shapes of whole tiles are read as they are,
+%! ## others packed (the ranges found while packing), and the host checks the guess while the
 %! ## product runs.  A miss runs the
 %! ## product again and makes the class wait for its ranges until an input
 %! ## shows the guess would have held.  Every step of that sequence, in every
@@ -452,6 +452,40 @@ endfunction
 %!       [C, K] = gpu_minplus (A, B);
 %!       assert (isequal (C, R), [what ": C with K differs"]);
 %!       assert (isequal (K, RK), [what ": K differs"]);
+%!     endfor
+%!   endfor
+%! endfor
+%! assert (gpu_memory_is_released ());
+
+%!testif ; gpu_available ()
+%! ## the 8- and 16-bit classes at shapes of whole tiles are read as they are,
+%! ## without a packed copy: each element widened to a 16-bit half in the kernel
+%! ## (int8 shifted by -128).  Every class over its whole range where that is the
+%! ## path (int16 nonnegative, uint16 with sums below 65536), so that sums
+%! ## saturate; few levels for ties; unsplit, split in clusters, and split into
+%! ## planes (one output tile over k = 4096); C and K, host arrays and gpu_arrays.
+%! cases = {"int8", -128, 127; "uint8", 0, 255; "int16", 0, 32767; "uint16", 0, 30000};
+%! for c = 1:rows (cases)
+%!   [cls, lo, hi] = cases{c, :};
+%!   for s = {[256 64 128], [512 32 64], [1024 1024 1024], [256 4096 64]}
+%!     m = s{1}(1); k = s{1}(2); n = s{1}(3);
+%!     for levels = [true, false]
+%!       if (levels)
+%!         A = lo + (hi - lo) * randi ([0 4], m, k) / 4;
+%!         B = lo + (hi - lo) * randi ([0 4], k, n) / 4;
+%!       else
+%!         A = randi ([lo hi], m, k); B = randi ([lo hi], k, n);
+%!       endif
+%!       A = cast (round (A), cls); B = cast (round (B), cls);
+%!       A(rand (m, k) < 0.2) = hi;
+%!       what = sprintf ("%s %dx%dx%d levels %d", cls, m, k, n, levels);
+%!       [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%!       assert (isequal (gpu_minplus (A, B), R), [what ": C differs"]);
+%!       [C, K] = gpu_minplus (A, B);
+%!       assert (isequal (C, R), [what ": C with K differs"]);
+%!       assert (isequal (K, RK), [what ": K differs"]);
+%!       assert (isequal (gather (gpu_minplus (gpu_array (A), gpu_array (B))), R),
+%!               [what ": C on gpu_arrays differs"]);
 %!     endfor
 %!   endfor
 %! endfor

@@ -483,6 +483,65 @@ template <class TC, bool PACK> struct mp_dpx_sums {
 };
 template <class TC, bool PACK, bool ARG> using mp_dpx_op = mp_op<mp_dpx_sums<TC, PACK>, ARG>;
 
+/* The packed kernel reading the 8- and 16-bit operands themselves instead of a packed copy (no
+ * packing pass, and no word buffers of two to four times the operands' size). It applies only
+ * where the shifts are the class's minimum for 8 bits (every spread fits a half) or 0 for 16 bits
+ * (the guess), and the shape is whole tiles: then the "B" words, rows 2w and 2w + 1 of a column
+ * of Octave's A, are consecutive elements (for 16 bits the very bits of the word), and an "A"
+ * word is one element of Octave's B, in both halves. Byte permutes widen them; int8's shift of
+ * -128 is a flip of each byte's top bit. */
+template <class TC> __device__ __forceinline__ uint32_t mp_raw_flip(uint32_t x) {
+  return std::is_same<TC, int8_t>::value ? x ^ 0x80808080u : x;
+}
+
+template <class TC> struct mp_raw_a {
+  typedef TC Elem;
+  typedef typename std::conditional<sizeof(TC) == 2, uint2, uint32_t>::type Raw;
+  static __device__ __forceinline__ Raw load(const TC *p) { return *(const Raw *)p; }
+  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
+    vec16<uint32_t> v;
+    if constexpr (sizeof(TC) == 2) {
+      v.e[0] = __byte_perm(r.x, 0, 0x1010);
+      v.e[1] = __byte_perm(r.x, 0, 0x3232);
+      v.e[2] = __byte_perm(r.y, 0, 0x1010);
+      v.e[3] = __byte_perm(r.y, 0, 0x3232);
+    } else {
+      r = mp_raw_flip<TC>(r);
+      v.e[0] = __byte_perm(r, 0, 0x4040);
+      v.e[1] = __byte_perm(r, 0, 0x4141);
+      v.e[2] = __byte_perm(r, 0, 0x4242);
+      v.e[3] = __byte_perm(r, 0, 0x4343);
+    }
+    return v;
+  }
+};
+
+/* Elem: the pair of elements that makes one "B" word. */
+template <class TC> struct mp_raw_b {
+  typedef typename std::conditional<sizeof(TC) == 2, uint32_t, uint16_t>::type Elem;
+  typedef typename std::conditional<sizeof(TC) == 2, uint4, uint2>::type Raw;
+  static __device__ __forceinline__ Raw load(const Elem *p) { return *(const Raw *)p; }
+  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
+    vec16<uint32_t> v;
+    if constexpr (sizeof(TC) == 2) {
+      v.raw = r;
+    } else {
+      r.x = mp_raw_flip<TC>(r.x);
+      r.y = mp_raw_flip<TC>(r.y);
+      v.e[0] = __byte_perm(r.x, 0, 0x4140);
+      v.e[1] = __byte_perm(r.x, 0, 0x4342);
+      v.e[2] = __byte_perm(r.y, 0, 0x4140);
+      v.e[3] = __byte_perm(r.y, 0, 0x4342);
+    }
+    return v;
+  }
+};
+
+template <class TC, bool ARG> struct mp_dpx_raw_op : mp_dpx_op<TC, true, ARG> {
+  typedef mp_raw_a<TC> SrcA;
+  typedef mp_raw_b<TC> SrcB;
+};
+
 /* Split-K: the planes of the slices of k, merged in order. Ties keep the earlier slice (smaller
  * k), NaN never wins; the tiles are already global. Floating point planes are the output's
  * layout; DPX words are merged as words (per half when packed, tiles likewise) and decoded into
@@ -1112,21 +1171,47 @@ static uint32_t clamp_word(long long x, bool pack) {
  * runs (the record at `d` filled by the packing, or by a range pass where there is none). */
 enum mp_shifts { MP_SHIFTS_KNOWN, MP_SHIFTS_PENDING, MP_SHIFTS_GUESSED };
 
+/* Whether the kernel reads the operands as they are, without packing (mp_dpx_raw_op; int32: the
+ * words themselves): shifts of 0 (a guess) for int32 and the 16-bit classes, or the class's
+ * minimum (known) for 8 bits; whole tiles; aligned for the kernel's loads (B, whose "A" words
+ * these are, may be a panel of a larger array: minplus_host.c). The kernel then widens every
+ * word it loads, each time a tile is read again, where the packing widened each once: one byte
+ * permute per word: next to nothing for the 16-bit product, but about 3% of the kernel for 8
+ * bits (whose "B" words need one too) and for the witness's kernel (BK = 16, fewer pairs per
+ * word). The packing's share falls as n grows, so those are read as they are only below 2^32
+ * pairs (H100: 1.05-1.19x at 1024^3 and 256 x 8192 x 256, even at 2048^3; the 16-bit witness
+ * 0.975-0.99x at 8192^3; doc/NOTES.md). */
+#define MP_RAW_SMALL_PAIRS 4294967296.0
+template <class T, bool PACK, bool ARG>
+static bool reads_raw(const T *dA, const T *dB, size_t m, size_t k, size_t n, size_t Mp,
+                      size_t Np, size_t Kp, size_t words, const long long h[MP_RECORD],
+                      mp_shifts how) {
+  const long long shift = sizeof(T) == 1 ? (long long)mp_traits<T>::lowest() : 0;
+  const bool kind = PACK ? sizeof(T) <= 2 : std::is_same<T, int32_t>::value;
+  const bool shifts = how == MP_SHIFTS_GUESSED ? shift == 0
+                      : how == MP_SHIFTS_KNOWN && h[0] == shift && h[1] == shift;
+  const size_t align_a = PACK ? 4 * sizeof(T) : 16, align_b = PACK ? 8 * sizeof(T) : 16;
+  const bool small = !PACK || (sizeof(T) == 2 && !ARG) ||
+                     (double)m * (double)k * (double)n < MP_RAW_SMALL_PAIRS;
+  return kind && shifts && small && Mp == n && Np == words && Kp == k && (!PACK || m % 2 == 0) &&
+         (uintptr_t)dB % align_a == 0 && (uintptr_t)dA % align_b == 0;
+}
+
 /* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
- * to need another path (then, unless guessed, nothing was run). int32 operands whose shape is
- * already whole tiles are read as they are when the shift is 0 (no packing). */
+ * to need another path (then, unless guessed, nothing was run). Operands whose shape is already
+ * whole tiles are read as they are where the shifts allow (reads_raw). */
 template <class T, bool PACK, bool ARG>
 static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t m, size_t k,
                             size_t n, long long h[MP_RECORD], mp_shifts how, mp_record_read *rd,
                             bool *took) {
   typedef typename v3_cfg<uint32_t, ARG>::type cfg;
   typedef mp_dpx_op<T, PACK, ARG> Op;
+  typedef mp_dpx_raw_op<T, ARG> RawOp; /* PACK only */
   const bool guessed = how == MP_SHIFTS_GUESSED;
   const mp_int_path path = PACK ? MP_INT_U16X2 : MP_INT_U32;
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
-  const bool raw = guessed && !PACK && std::is_same<T, int32_t>::value && Mp == n &&
-                   Np == words && Kp == k;
+  const bool raw = reads_raw<T, PACK, ARG>(dA, dB, m, k, n, Mp, Np, Kp, words, h, how);
   uint32_t *wa = NULL, *wb = NULL;
   mp_split sp = {1, 1, NULL, NULL};
   mp_record_read check;
@@ -1135,8 +1220,10 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
   *took = false;
   ck_status s = CK_OK;
   if (raw) {
-    wa = (uint32_t *)dB;
-    wb = (uint32_t *)dA;
+    if (!PACK) {
+      wa = (uint32_t *)dB;
+      wb = (uint32_t *)dA;
+    }
   } else {
     s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
     if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
@@ -1158,8 +1245,14 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     checking = true;
   }
   /* the plan while the GPU packs (or finds the ranges) */
-  if (s == CK_OK)
-    sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ARG ? sizeof(uint32_t) : 0);
+  if (s == CK_OK) {
+    const size_t ts = ARG ? sizeof(uint32_t) : 0;
+    if constexpr (PACK)
+      sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
+               : plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+    else
+      sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+  }
   if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(rd, h);
   if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
     long long base = h[0] + h[1];
@@ -1168,7 +1261,17 @@ static ck_status run_v3_dpx(const T *dA, const T *dB, T *dC, double *dK, size_t 
     Op op = {(int)n, (int)words,
              {clamp_word((long long)mp_traits<T>::lowest() - base, PACK),
               clamp_word((long long)mp_traits<T>::empty() - base, PACK), planes, tiles, out}};
-    warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, wa, wb, op);
+    bool launched = false;
+    if constexpr (PACK)
+      if (raw) {
+        RawOp rop;
+        static_cast<Op &>(rop) = op;
+        warptile_launch_split<RawOp, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, dB,
+                                          (const warptile_b_t<RawOp> *)dA, rop);
+        launched = true;
+      }
+    if (!launched)
+      warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, wa, wb, op);
     if (planes) {
       dim3 mb = merge_block(sp.planes_n(), n * words);
       merge_word_planes<T, PACK, ARG><<<grid_for(n * words, mb.x), mb>>>(

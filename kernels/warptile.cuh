@@ -22,6 +22,7 @@
 #define CK_WARPTILE_CUH
 
 #include <stdint.h>
+#include <type_traits>
 #include <cooperative_groups.h>
 
 /* 16 bytes of T: the widest load a thread can issue. */
@@ -35,6 +36,36 @@ template <class T> __device__ __forceinline__ vec16<T> load16(const T *p) {
   v.raw = *(const uint4 *)p;
   return v;
 }
+
+/* Where the kernel's 16-byte vectors of T come from: by default E elements of T in memory, as they
+ * are. An Op may read its operands in another layout and convert them in registers (the 8- and
+ * 16-bit min-plus classes read Octave's arrays instead of a packed copy): it then gives typedefs
+ * SrcA and SrcB, each with
+ *   typedef ... Elem;                     what one element of T is made from, in memory
+ *   typedef ... Raw;                      what E of them load into
+ *   static Raw load(const Elem *p)        p[0 .. E - 1]
+ *   static vec16<T> widen(Raw)            the E elements of T made from them (by value or as a
+ *                                         const reference)
+ * Offsets into the operands stay in elements of T (and so of Elem). The kernel widens a tile only
+ * when it stores it into shared memory, after the step that hid the load: converted as it was
+ * loaded, the data was waited for in the middle of the step (int8, 1024^3: 11% slower for 0.7%
+ * more instructions). */
+template <class T> struct warptile_src_same {
+  typedef T Elem;
+  typedef vec16<T> Raw;
+  static __device__ __forceinline__ Raw load(const T *p) { return load16(p); }
+  /* a reference: a copy of the union changed the float kernels' code (1-4% slower) */
+  static __device__ __forceinline__ const vec16<T> &widen(const Raw &r) { return r; }
+};
+template <class Op, class = void> struct warptile_srcs {
+  typedef warptile_src_same<typename Op::T> A, B;
+};
+template <class Op> struct warptile_srcs<Op, std::void_t<typename Op::SrcA>> {
+  typedef typename Op::SrcA A;
+  typedef typename Op::SrcB B;
+};
+template <class Op> using warptile_a_t = typename warptile_srcs<Op>::A::Elem;
+template <class Op> using warptile_b_t = typename warptile_srcs<Op>::B::Elem;
 
 /* The largest power of two that divides n and is at most room (at least 1). */
 __host__ __device__ constexpr int pow2_share(int n, int room) {
@@ -92,8 +123,8 @@ __device__ __forceinline__ void cluster_fold(const Op &op, Acc (&acc)[NA / NB][N
 template <class Op, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int NT,
           bool SPLIT, int CS = 1>
 __global__ void __launch_bounds__(NT)
-    warptile_kernel(int N, int K, int Kz, const typename Op::T *__restrict__ A,
-                    const typename Op::T *__restrict__ B, Op op) {
+    warptile_kernel(int N, int K, int Kz, const warptile_a_t<Op> *__restrict__ A,
+                    const warptile_b_t<Op> *__restrict__ B, Op op) {
   typedef typename Op::T T;
   const int E = 16 / sizeof(T);
   const int WMITER = (WM * WN) / (32 * TM * TN * WNITER);
@@ -112,30 +143,34 @@ __global__ void __launch_bounds__(NT)
   const int k0 = SPLIT ? blockIdx.z * Kz : 0, klen = SPLIT ? min(Kz, K - k0) : K;
   A += (size_t)brow * K + k0;
   B += bcol + (size_t)k0 * N;
-  vec16<T> ra[LA], rb[LB];
-  auto fetch = [&](const T *a, const T *b) {
+  typedef typename warptile_srcs<Op>::A SrcA;
+  typedef typename warptile_srcs<Op>::B SrcB;
+  typename SrcA::Raw ra[LA];
+  typename SrcB::Raw rb[LB];
+  auto fetch = [&](const warptile_a_t<Op> *a, const warptile_b_t<Op> *b) {
 #pragma unroll
     for (int l = 0; l < LA; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
-      ra[l] = load16(a + (size_t)r * K + c);
+      ra[l] = SrcA::load(a + (size_t)r * K + c);
     }
 #pragma unroll
     for (int l = 0; l < LB; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
-      rb[l] = load16(b + (size_t)r * N + c);
+      rb[l] = SrcB::load(b + (size_t)r * N + c);
     }
   };
   auto store = [&](int buf) {
 #pragma unroll
     for (int l = 0; l < LA; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
+      const vec16<T> &v = SrcA::widen(ra[l]);
 #pragma unroll
-      for (int e = 0; e < E; e++) As[buf][(c + e) * BM + r] = ra[l].e[e];
+      for (int e = 0; e < E; e++) As[buf][(c + e) * BM + r] = v.e[e];
     }
 #pragma unroll
     for (int l = 0; l < LB; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
-      *(uint4 *)&Bs[buf][r * BN + c] = rb[l].raw;
+      *(uint4 *)&Bs[buf][r * BN + c] = SrcB::widen(rb[l]).raw;
     }
   };
   typename Op::Acc acc[WMITER * TM][WNITER * TN];
@@ -211,8 +246,8 @@ template <class CFG> static int warptile_slice_depth(int Kp, int splits) {
 }
 
 template <class Op, class CFG, bool SPLIT>
-static void warptile_launch_as(int Mp, int Np, int Kp, int splits, const typename Op::T *A,
-                               const typename Op::T *B, const Op &op) {
+static void warptile_launch_as(int Mp, int Np, int Kp, int splits, const warptile_a_t<Op> *A,
+                               const warptile_b_t<Op> *B, const Op &op) {
   int Kz = warptile_slice_depth<CFG>(Kp, splits);
   warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
                   CFG::NT, SPLIT>
@@ -220,8 +255,8 @@ static void warptile_launch_as(int Mp, int Np, int Kp, int splits, const typenam
 }
 
 template <class Op, class CFG>
-static void warptile_launch(int Mp, int Np, int Kp, const typename Op::T *A,
-                            const typename Op::T *B, const Op &op) {
+static void warptile_launch(int Mp, int Np, int Kp, const warptile_a_t<Op> *A,
+                            const warptile_b_t<Op> *B, const Op &op) {
   warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
@@ -230,7 +265,7 @@ static void warptile_launch(int Mp, int Np, int Kp, const typename Op::T *A,
  * slower than pairs at the same split (H100, doc/NOTES.md). */
 template <class Op, class CFG, int CS>
 static cudaError_t warptile_launch_cluster(
-    int Mp, int Np, int Kp, int splits, const typename Op::T *A, const typename Op::T *B,
+    int Mp, int Np, int Kp, int splits, const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
     const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
   int Kz = warptile_slice_depth<CFG>(Kp, splits);
   cudaLaunchConfig_t lc = {};
@@ -255,7 +290,7 @@ static cudaError_t warptile_launch_cluster(
  * clusters' results stored into plane blockIdx.z / cs. */
 template <class Op, class CFG>
 static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
-                                  const typename Op::T *A, const typename Op::T *B,
+                                  const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
                                   const Op &op) {
   /* a failed launch is also the runtime's last error, which the caller checks */
   if (cs == 8)

@@ -6,7 +6,8 @@
 ## Exercise every min-plus GPU kernel and every device code path on small,
 ## ragged shapes, for running under @command{compute-sanitizer} (memcheck,
 ## racecheck): each kernel and class against the CPU reference, k = 0, empty
-## results, the packed, 32-bit and wide integer paths, the witness, a product
+## results, the packed, 32-bit and wide integer paths, operands read as they
+## are, the witness, a product
 ## sliced to fit a small memory, the out-of-memory path, the timing command
 ## and the ceiling probe.
 ## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
@@ -59,6 +60,17 @@ function sanitize_minplus ()
       endif
       if (! isequal (C, RC) || ! isequal (K, RK))
         error ("sanitize_minplus: int32 whole tiles, low %d, differs from the CPU reference", low);
+      endif
+    endfor
+  endfor
+  for cls = {"int8", "uint8", "int16", "uint16"}   # read as they are (whole tiles), split too
+    for s = {[256 16 64], [256 2048 64]}
+      A = cast (randi ([0 120], s{1}(1), s{1}(2)), cls{1}); A(1:5:end) = intmax (cls{1});
+      B = cast (randi ([0 120], s{1}(2), s{1}(3)), cls{1});
+      [C, K] = gpu_minplus (A, B); [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
+      if (! isequal (C, RC) || ! isequal (K, RK) || ! isequal (gpu_minplus (A, B), RC))
+        error ("sanitize_minplus: %s whole tiles %dx%dx%d differs from the CPU reference", ...
+               cls{1}, s{1});
       endif
     endfor
   endfor
