@@ -216,6 +216,15 @@ endfunction
 %!  endfor
 %!endfunction
 
+%!function R = check_ck_against_cpu (A, B, what)
+%!  ## C alone and [C, K] of the default kernel against the CPU reference
+%!  [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%!  assert (isequal (gpu_minplus (A, B), R), [what ": C differs"]);
+%!  [C, K] = gpu_minplus (A, B);
+%!  assert (isequal (C, R), [what ": C with K differs"]);
+%!  assert (isequal (K, RK), [what ": K differs"]);
+%!endfunction
+
 %!function check_int_paths (kernel)
 %!  ## value ranges that take each integer path of warptile: packed 16-bit words,
 %!  ## 32-bit words (intmax as "no edge"; sums saturating at either end), and the
@@ -447,11 +456,7 @@ endfunction
 %!         endif
 %!       endif
 %!       what = sprintf ("%s %dx%dx%d low %d", cls, m, k, n, low);
-%!       [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
-%!       assert (isequal (gpu_minplus (A, B), R), [what ": C differs"]);
-%!       [C, K] = gpu_minplus (A, B);
-%!       assert (isequal (C, R), [what ": C with K differs"]);
-%!       assert (isequal (K, RK), [what ": K differs"]);
+%!       R = check_ck_against_cpu (A, B, what);
 %!     endfor
 %!   endfor
 %! endfor
@@ -479,11 +484,7 @@ endfunction
 %!       A = cast (round (A), cls); B = cast (round (B), cls);
 %!       A(rand (m, k) < 0.2) = hi;
 %!       what = sprintf ("%s %dx%dx%d levels %d", cls, m, k, n, levels);
-%!       [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
-%!       assert (isequal (gpu_minplus (A, B), R), [what ": C differs"]);
-%!       [C, K] = gpu_minplus (A, B);
-%!       assert (isequal (C, R), [what ": C with K differs"]);
-%!       assert (isequal (K, RK), [what ": K differs"]);
+%!       R = check_ck_against_cpu (A, B, what);
 %!       assert (isequal (gather (gpu_minplus (gpu_array (A), gpu_array (B))), R),
 %!               [what ": C on gpu_arrays differs"]);
 %!     endfor
