@@ -92,34 +92,41 @@ typedef enum {
 int ck_minplus_kernel_id(const char *name);
 const char *ck_minplus_kernel_name(int id);
 
-/* Host arrays in, host array out; does its own allocation, transfers and cleanup. */
-ck_status ck_minplus(ck_dtype t, int kernel, const void *A, const void *B, void *C,
-                     size_t m, size_t k, size_t n);
+/* One product: class, kernel, operands and sizes. Column-major: A m-by-k, B k-by-n, C m-by-n.
+ * K: the min-plus witness (Octave's [C, K] = min (..., [], 2)), K(i,j) the smallest k attaining
+ * C(i,j), 1-based, as a double; 1 where every term is NaN; 0 everywhere when k == 0. NULL: none.
+ * Host or device pointers, as the function it is handed to says. */
+typedef struct {
+  ck_dtype t;
+  int kernel;
+  const void *A, *B;
+  void *C;
+  double *K;
+  size_t m, k, n;
+} ck_product;
+
+/* How a kernel is timed: `warmup` untimed runs, then `reps` runs each timed with events into
+ * times_ms (reps entries). */
+typedef struct {
+  int warmup, reps;
+  double *times_ms;
+} ck_timing;
+
+/* Host arrays in, host arrays out; does its own allocation, transfers and cleanup. The CPU kernel
+ * runs here without a GPU. */
+ck_status ck_minplus(const ck_product *p);
 
 /* Device arrays in and out (the building block for device-resident arrays): the whole product on
  * the device, including any padding pre-pass. Allocates and frees its own scratch. */
-ck_status ck_minplus_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
-                            size_t m, size_t k, size_t n);
+ck_status ck_minplus_device(const ck_product *p);
 
-/* With the witness K (Octave's [C, K] = min (..., [], 2)): K(i,j) is the smallest k attaining
- * C(i,j), 1-based, as a double; 1 where every term is NaN; 0 everywhere when k == 0. */
-ck_status ck_minplus_arg(ck_dtype t, int kernel, const void *A, const void *B, void *C, double *K,
-                         size_t m, size_t k, size_t n);
-ck_status ck_minplus_arg_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
-                                double *dK, size_t m, size_t k, size_t n);
-void ck_minplus_arg_cpu(ck_dtype t, const void *A, const void *B, void *C, double *K, size_t m,
-                        size_t k, size_t n);
-/* ck_minplus_time with the witness computed too (for its cost over C alone). */
-ck_status ck_minplus_arg_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
-                              int reps, double *times_ms);
+/* The CPU reference: cache-blocked, OpenMP over columns of C; p->kernel is not read. */
+void ck_minplus_cpu(const ck_product *p);
 
-/* The CPU reference: cache-blocked, OpenMP over columns of C. */
-void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m, size_t k, size_t n);
-
-/* Kernel-only timing for benchmarks: random device inputs, `warmup` untimed runs, then `reps`
- * runs each timed with events (whole product: pre-pass + kernel). times_ms has reps entries. */
-ck_status ck_minplus_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
-                          int reps, double *times_ms);
+/* Kernel-only timing for benchmarks, on random device inputs of p's class and sizes (integers
+ * 0..999; p's pointers are not read), with the witness when `witness`: whole product, pre-pass and
+ * kernel. */
+ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm);
 
 /* ---- transfers and device-resident arrays (array.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:
@@ -175,19 +182,27 @@ int ck_sum_kernel_id(const char *name);
 const char *ck_sum_kernel_name(int id);
 ck_dtype ck_sum_out_dtype(ck_dtype in, ck_sum_mode mode);
 
-/* Host arrays in and out. y has before*after elements of class ck_sum_out_dtype(t, mode). */
-ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y, size_t before,
-                 size_t len, size_t after);
+/* One sum: class, mode, kernel, input x (before*len*after elements) and output y (before*after
+ * elements of class ck_sum_out_dtype(t, mode)); host or device pointers, as the function it is
+ * handed to says. */
+typedef struct {
+  ck_dtype t;
+  ck_sum_mode mode;
+  int kernel;
+  const void *x;
+  void *y;
+  size_t before, len, after;
+} ck_sum_args;
+
+/* Host arrays in and out. */
+ck_status ck_sum(const ck_sum_args *a);
 /* Device arrays in and out; allocates and frees its own scratch. */
-ck_status ck_sum_device(ck_dtype t, ck_sum_mode mode, int kernel, const void *dx, void *dy,
-                        size_t before, size_t len, size_t after);
-ck_status ck_sum_cpu(ck_dtype t, ck_sum_mode mode, const void *x, void *y, size_t before,
-                     size_t len, size_t after);
-/* Kernel-only timing over the user's data: uploads x once, then `warmup` untimed and `reps` timed
- * device sums (events); y receives the result of the last run. */
-ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y,
-                      size_t before, size_t len, size_t after, int warmup, int reps,
-                      double *times_ms);
+ck_status ck_sum_device(const ck_sum_args *a);
+/* The CPU reference; a->kernel is not read. */
+ck_status ck_sum_cpu(const ck_sum_args *a);
+/* Kernel-only timing over the user's data (host arrays): uploads x once, then times device sums
+ * (tm); y receives the result of the last run. */
+ck_status ck_sum_time(const ck_sum_args *a, const ck_timing *tm);
 /* The device-to-device copy rate the reductions are measured against, in bytes moved (read plus
  * written) per second: the median of `reps` cudaMemcpy of `bytes` after a warm-up. */
 ck_status ck_copy_bandwidth(size_t bytes, int reps, double *bytes_per_second);
@@ -208,15 +223,12 @@ typedef enum {
 int ck_matmul_kernel_id(const char *name);
 const char *ck_matmul_kernel_name(int id);
 
-/* Host arrays in and out. */
-ck_status ck_matmul(ck_dtype t, int kernel, const void *A, const void *B, void *C, size_t m,
-                    size_t k, size_t n);
+/* Host arrays in and out; p->K is not read. */
+ck_status ck_matmul(const ck_product *p);
 /* Device arrays in and out. */
-ck_status ck_matmul_device(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
-                           size_t m, size_t k, size_t n);
+ck_status ck_matmul_device(const ck_product *p);
 /* Kernel-only timing on random device inputs, as ck_minplus_time. */
-ck_status ck_matmul_time(ck_dtype t, int kernel, size_t m, size_t k, size_t n, int warmup,
-                         int reps, double *times_ms);
+ck_status ck_matmul_time(const ck_product *p, const ck_timing *tm);
 
 /* cuBLAS is not linked: it is found with dlopen on first use (libcublas.so.13, .12, or the file
  * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */

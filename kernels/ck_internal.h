@@ -16,8 +16,7 @@ ck_status ck_cuda_status(cudaError_t e, const char *what);
 ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed);
 
 /* The custom matmul kernels (matmul.cu) and cuBLAS (cublas_dl.c), on device arrays. */
-ck_status ck_matmul_custom_device(ck_dtype t, int kernel, const void *A, const void *B, void *C,
-                                  int m, int k, int n);
+ck_status ck_matmul_custom_device(const ck_product *p);
 ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n);
 
 void ck_device_forget(void);
@@ -26,15 +25,14 @@ ck_status ck_convert_device(ck_dtype from, const void *src, ck_dtype to, void *d
 /* Free all tracked device allocations' bookkeeping after a device reset (ck_device.c). */
 void ck_dev_forget_all(void);
 
-/* A product on host arrays: allocate, upload (staged), run `fn` on the device, download, free. */
-typedef ck_status ck_product_fn(ck_dtype t, int kernel, const void *dA, const void *dB, void *dC,
-                                size_t m, size_t k, size_t n);
-ck_status ck_host_product(ck_product_fn *fn, ck_dtype t, int kernel, const void *A, const void *B,
-                          void *C, size_t m, size_t k, size_t n);
+/* A product on host arrays (p's pointers): allocate, upload (staged), run `fn` on the device
+ * copies, download, free. */
+typedef ck_status ck_product_fn(const ck_product *p);
+ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 
-/* Kernel-only timing of a product on random device inputs (integers 0..999). */
-ck_status ck_time_product(ck_product_fn *fn, ck_dtype t, int kernel, size_t m, size_t k, size_t n,
-                          int warmup, int reps, double *times_ms);
+/* Kernel-only timing of a product of p's class and sizes on random device inputs (integers
+ * 0..999); p's pointers are not read. */
+ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm);
 
 /* Pipelined transfers on the package's copy stream (non-blocking), beside kernels on the default
  * stream: ck_upload_async records `done` when the data is on the device (it returns once the host

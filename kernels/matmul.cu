@@ -272,11 +272,13 @@ static ck_status run_matmul(int kernel, const T *A, const T *B, T *C, int m, int
   return CK_OK;
 }
 
-extern "C" ck_status ck_matmul_custom_device(ck_dtype t, int kernel, const void *A, const void *B,
-                                             void *C, int m, int k, int n) {
-  if (t == CK_SINGLE)
-    return run_matmul<float>(kernel, (const float *)A, (const float *)B, (float *)C, m, k, n);
-  if (t == CK_DOUBLE)
-    return run_matmul<double>(kernel, (const double *)A, (const double *)B, (double *)C, m, k, n);
-  return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(t));
+extern "C" ck_status ck_matmul_custom_device(const ck_product *p) {
+  const int m = (int)p->m, k = (int)p->k, n = (int)p->n;
+  if (p->t == CK_SINGLE)
+    return run_matmul<float>(p->kernel, (const float *)p->A, (const float *)p->B, (float *)p->C, m,
+                             k, n);
+  if (p->t == CK_DOUBLE)
+    return run_matmul<double>(p->kernel, (const double *)p->A, (const double *)p->B,
+                              (double *)p->C, m, k, n);
+  return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(p->t));
 }

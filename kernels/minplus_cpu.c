@@ -111,9 +111,12 @@ MINPLUS_ARG_CPU_INT(minplus_arg_u16, uint16_t, int, 0, UINT16_MAX)
 MINPLUS_ARG_CPU_INT(minplus_arg_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
 MINPLUS_ARG_CPU_INT(minplus_arg_u32, uint32_t, int64_t, 0, UINT32_MAX)
 
-void ck_minplus_arg_cpu(ck_dtype t, const void *A, const void *B, void *C, double *K, size_t m,
-                        size_t k, size_t n) {
-  switch (t) {
+static void minplus_arg_cpu(const ck_product *p) {
+  const void *A = p->A, *B = p->B;
+  void *C = p->C;
+  double *K = p->K;
+  const size_t m = p->m, k = p->k, n = p->n;
+  switch (p->t) {
   case CK_SINGLE: minplus_arg_single(A, B, C, K, m, k, n); break;
   case CK_INT8: minplus_arg_i8(A, B, C, K, m, k, n); break;
   case CK_UINT8: minplus_arg_u8(A, B, C, K, m, k, n); break;
@@ -125,9 +128,15 @@ void ck_minplus_arg_cpu(ck_dtype t, const void *A, const void *B, void *C, doubl
   }
 }
 
-void ck_minplus_cpu(ck_dtype t, const void *A, const void *B, void *C, size_t m, size_t k,
-                    size_t n) {
-  switch (t) {
+void ck_minplus_cpu(const ck_product *p) {
+  if (p->K) {
+    minplus_arg_cpu(p);
+    return;
+  }
+  const void *A = p->A, *B = p->B;
+  void *C = p->C;
+  const size_t m = p->m, k = p->k, n = p->n;
+  switch (p->t) {
   case CK_SINGLE: minplus_cpu_single(A, B, C, m, k, n); break;
   case CK_INT8: minplus_cpu_i8(A, B, C, m, k, n); break;
   case CK_UINT8: minplus_cpu_u8(A, B, C, m, k, n); break;

@@ -11,28 +11,9 @@
  * integers for the smaller integer classes (exact). Only the final value is converted to the
  * output class, so single sums are rounded once. Every version except `atomic` combines in a
  * fixed order, so its result is the same bit for bit on every run. */
-#include <stdint.h>
-
 #include <cub/cub.cuh>
 
-#include "ck_internal.h"
-
-#define SUM_THREADS 256
-#define MAX_GRID_Y 65535u
-#define WARP 32
-
-typedef long long i64;
-typedef unsigned long long u64;
-
-static unsigned blocks_for(size_t work, size_t per_block) {
-  return (unsigned)((work + per_block - 1) / per_block);
-}
-
-/* Launch `launch(y0, rows)` over segments in slices of at most 65535 grid rows. */
-template <class F> static void over_segments(size_t segments, F launch) {
-  for (size_t y0 = 0; y0 < segments; y0 += MAX_GRID_Y)
-    launch((unsigned)y0, (unsigned)(segments - y0 < MAX_GRID_Y ? segments - y0 : MAX_GRID_Y));
-}
+#include "sum.cuh"
 
 /* ---- v0 atomic: every element is one atomicAdd into its segment's accumulator. ---- */
 __device__ __forceinline__ void atomic_add(double *p, double v) { atomicAdd(p, v); }
@@ -261,11 +242,6 @@ __global__ void convert(const Acc *__restrict__ a, Out *__restrict__ y, size_t c
   if (i < count) y[i] = (Out)a[i];
 }
 
-template <class T> __global__ void fill_zero(T *p, size_t count) {
-  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) p[i] = (T)0;
-}
-
 /* ---- host-side drivers of the versions ---- */
 
 /* Scratch allocations that are released however the driver returns. */
@@ -481,169 +457,45 @@ static ck_status run_sum(int kernel, const In *x, Out *y, size_t before, size_t 
   return s;
 }
 
-/* ---- "native" integer sums: Octave adds in the integer class, saturating at every step, in
- * order. Saturating addition is not associative, but the map s -> clamp(s + a, lo, hi) composes
- * into the same form, so a parallel reduction over (a, lo, hi) that keeps the order of its
- * operands reproduces the sequential result exactly. |a| beyond the class's width W means the
- * result is pinned at lo or hi whatever s is, so a is clamped to +-W to stay in range. ---- */
-template <class W> struct satmap {
-  W a, lo, hi;
-};
-
-template <class In> struct sat_traits { typedef i64 wide; };
-template <> struct sat_traits<i64> { typedef __int128 wide; };
-template <> struct sat_traits<u64> { typedef __int128 wide; };
-
-template <class W> __host__ __device__ __forceinline__ W clampw(W v, W lo, W hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
-}
-
-/* f then g */
-template <class W> __device__ __forceinline__ satmap<W> compose(satmap<W> f, satmap<W> g, W width) {
-  satmap<W> r;
-  r.a = clampw<W>(f.a + g.a, -width, width);
-  r.lo = clampw<W>(f.lo + g.a, g.lo, g.hi);
-  r.hi = clampw<W>(f.hi + g.a, g.lo, g.hi);
-  return r;
-}
-
-template <class In> struct int_limits;
-#define CK_INT_LIMITS(T, LO, HI)                                            \
-  template <> struct int_limits<T> {                                        \
-    static __host__ __device__ __forceinline__ T lo() { return LO; }        \
-    static __host__ __device__ __forceinline__ T hi() { return HI; }        \
-  };
-CK_INT_LIMITS(int8_t, INT8_MIN, INT8_MAX)
-CK_INT_LIMITS(uint8_t, 0, UINT8_MAX)
-CK_INT_LIMITS(int16_t, INT16_MIN, INT16_MAX)
-CK_INT_LIMITS(uint16_t, 0, UINT16_MAX)
-CK_INT_LIMITS(int32_t, INT32_MIN, INT32_MAX)
-CK_INT_LIMITS(uint32_t, 0, UINT32_MAX)
-CK_INT_LIMITS(i64, INT64_MIN, INT64_MAX)
-CK_INT_LIMITS(u64, 0, UINT64_MAX)
-
-template <class In> struct satops {
-  typedef typename sat_traits<In>::wide W;
-  static __device__ __forceinline__ W width() { return (W)int_limits<In>::hi() - (W)int_limits<In>::lo() + 1; }
-  static __device__ __forceinline__ satmap<W> identity() {
-    satmap<W> r = {0, (W)int_limits<In>::lo(), (W)int_limits<In>::hi()};
-    return r;
-  }
-  static __device__ __forceinline__ satmap<W> of(In v) {
-    satmap<W> r = {(W)v, (W)int_limits<In>::lo(), (W)int_limits<In>::hi()};
-    return r;
-  }
-};
-
-#define SAT_TILE SUM_THREADS
-#define SAT_TILES_PER_BLOCK 16
-
-/* Block (c, row) folds elements [c*CH, (c+1)*CH) of output `row`'s sequence, tile by tile, with an
- * order-keeping tree inside each tile; element l of output (b, a) is x[b + l*before + a*before*len]. */
-template <class In>
-__global__ void sum_native_chunks(const In *__restrict__ x, satmap<typename satops<In>::W> *part,
-                                  size_t before, size_t len, size_t chunks, unsigned y0) {
-  typedef typename satops<In>::W W;
-  __shared__ satmap<W> t[SAT_TILE];
-  size_t row = (size_t)blockIdx.y + y0, c = blockIdx.x; /* row = output index b + a*before */
-  size_t b = row % before, a = row / before;
-  const In *p = x + b + a * before * len;
-  const size_t ch = (size_t)SAT_TILE * SAT_TILES_PER_BLOCK;
-  satmap<W> acc = satops<In>::identity();
-  for (size_t l0 = c * ch; l0 < len && l0 < (c + 1) * ch; l0 += SAT_TILE) {
-    size_t l = l0 + threadIdx.x;
-    t[threadIdx.x] = l < len ? satops<In>::of(p[l * before]) : satops<In>::identity();
-    __syncthreads();
-    for (unsigned s = 1; s < SAT_TILE; s *= 2) {
-      if (threadIdx.x % (2 * s) == 0)
-        t[threadIdx.x] = compose<W>(t[threadIdx.x], t[threadIdx.x + s], satops<In>::width());
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) acc = compose<W>(acc, t[0], satops<In>::width());
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) part[row * chunks + c] = acc;
-}
-
-template <class In>
-__global__ void sum_native_finish(const satmap<typename satops<In>::W> *part, In *y,
-                                  size_t outputs, size_t chunks) {
-  typedef typename satops<In>::W W;
-  size_t o = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (o >= outputs) return;
-  satmap<W> acc = satops<In>::identity();
-  for (size_t c = 0; c < chunks; c++) acc = compose<W>(acc, part[o * chunks + c], satops<In>::width());
-  y[o] = (In)clampw<W>(acc.a, acc.lo, acc.hi); /* the composed map applied to 0 */
-}
-
-template <class In>
-static ck_status run_native(const In *x, In *y, size_t before, size_t len, size_t after) {
-  typedef typename satops<In>::W W;
-  size_t outputs = before * after;
-  if (outputs == 0) return CK_OK;
-  if (len == 0) {
-    fill_zero<In><<<blocks_for(outputs, SUM_THREADS), SUM_THREADS>>>(y, outputs);
-    CK_CUDA(cudaGetLastError(), "launching a sum kernel");
-    return CK_OK;
-  }
-  size_t chunks = blocks_for(len, (size_t)SAT_TILE * SAT_TILES_PER_BLOCK);
-  satmap<W> *part = NULL;
-  CK_TRY(ck_dev_alloc((void **)&part, outputs * chunks * sizeof *part));
-  over_segments(outputs, [&](unsigned y0, unsigned rows) {
-    sum_native_chunks<In><<<dim3((unsigned)chunks, rows), SAT_TILE>>>(x, part, before, len, chunks,
-                                                                       y0);
-  });
-  sum_native_finish<In><<<blocks_for(outputs, SUM_THREADS), SUM_THREADS>>>(part, y, outputs, chunks);
-  cudaError_t e = cudaGetLastError();
-  ck_dev_free(part);
-  if (e != cudaSuccess) return ck_cuda_status(e, "launching a native sum kernel");
-  return CK_OK;
-}
-
 /* ---- dispatch on class and mode ---- */
-template <class In, class Acc>
-static ck_status sum_to(ck_dtype out, int kernel, const void *x, void *y, size_t before,
-                        size_t len, size_t after) {
+template <class In, class Acc> static ck_status sum_to(ck_dtype out, const ck_sum_args *a) {
   if (out == CK_SINGLE)
-    return run_sum<In, Acc, float>(kernel, (const In *)x, (float *)y, before, len, after);
-  return run_sum<In, Acc, double>(kernel, (const In *)x, (double *)y, before, len, after);
+    return run_sum<In, Acc, float>(a->kernel, (const In *)a->x, (float *)a->y, a->before, a->len,
+                                   a->after);
+  return run_sum<In, Acc, double>(a->kernel, (const In *)a->x, (double *)a->y, a->before, a->len,
+                                  a->after);
 }
 
-template <class In>
-static ck_status sum_int(ck_sum_mode mode, int kernel, const void *x, void *y, size_t before,
-                         size_t len, size_t after) {
-  if (mode == CK_SUM_MODE_NATIVE) {
-    if (kernel != CK_SUM_DEFAULT)
+template <class In> static ck_status sum_int(const ck_sum_args *a) {
+  if (a->mode == CK_SUM_MODE_NATIVE) {
+    if (a->kernel != CK_SUM_DEFAULT)
       return ck_fail(CK_ERR_INVALID,
                      "\"native\" integer sums saturate in order and have one kernel, the default");
-    return run_native<In>((const In *)x, (In *)y, before, len, after);
+    return sum_run_native<In>((const In *)a->x, (In *)a->y, a->before, a->len, a->after);
   }
-  return sum_to<In, i64>(CK_DOUBLE, kernel, x, y, before, len, after);
+  return sum_to<In, i64>(CK_DOUBLE, a);
 }
 
-extern "C" ck_status ck_sum_device(ck_dtype t, ck_sum_mode mode, int kernel, const void *x,
-                                   void *y, size_t before, size_t len, size_t after) {
-  if (kernel < 0 || kernel >= CK_SUM_NUM_GPU)
-    return ck_fail(CK_ERR_INVALID, "kernel %d is not a GPU sum kernel", kernel);
+extern "C" ck_status ck_sum_device(const ck_sum_args *a) {
+  if (a->kernel < 0 || a->kernel >= CK_SUM_NUM_GPU)
+    return ck_fail(CK_ERR_INVALID, "kernel %d is not a GPU sum kernel", a->kernel);
   CK_TRY(ck_device_init());
-  ck_dtype out = ck_sum_out_dtype(t, mode);
-  switch (t) {
-  case CK_DOUBLE: return sum_to<double, double>(out, kernel, x, y, before, len, after);
-  case CK_SINGLE: return sum_to<float, double>(out, kernel, x, y, before, len, after);
-  case CK_INT8: return sum_int<int8_t>(mode, kernel, x, y, before, len, after);
-  case CK_UINT8: return sum_int<uint8_t>(mode, kernel, x, y, before, len, after);
-  case CK_INT16: return sum_int<int16_t>(mode, kernel, x, y, before, len, after);
-  case CK_UINT16: return sum_int<uint16_t>(mode, kernel, x, y, before, len, after);
-  case CK_INT32: return sum_int<int32_t>(mode, kernel, x, y, before, len, after);
-  case CK_UINT32: return sum_int<uint32_t>(mode, kernel, x, y, before, len, after);
+  ck_dtype out = ck_sum_out_dtype(a->t, a->mode);
+  switch (a->t) {
+  case CK_DOUBLE: return sum_to<double, double>(out, a);
+  case CK_SINGLE: return sum_to<float, double>(out, a);
+  case CK_INT8: return sum_int<int8_t>(a);
+  case CK_UINT8: return sum_int<uint8_t>(a);
+  case CK_INT16: return sum_int<int16_t>(a);
+  case CK_UINT16: return sum_int<uint16_t>(a);
+  case CK_INT32: return sum_int<int32_t>(a);
+  case CK_UINT32: return sum_int<uint32_t>(a);
   case CK_INT64:
   case CK_UINT64:
-    if (mode == CK_SUM_MODE_NATIVE)
-      return t == CK_INT64 ? sum_int<i64>(mode, kernel, x, y, before, len, after)
-                           : sum_int<u64>(mode, kernel, x, y, before, len, after);
+    if (a->mode == CK_SUM_MODE_NATIVE)
+      return a->t == CK_INT64 ? sum_int<i64>(a) : sum_int<u64>(a);
     /* Octave converts 64-bit integers to double and sums in double; so do we. */
-    return t == CK_INT64 ? sum_to<i64, double>(CK_DOUBLE, kernel, x, y, before, len, after)
-                         : sum_to<u64, double>(CK_DOUBLE, kernel, x, y, before, len, after);
-  default: return ck_fail(CK_ERR_INVALID, "sum: unsupported class %d", (int)t);
+    return a->t == CK_INT64 ? sum_to<i64, double>(CK_DOUBLE, a) : sum_to<u64, double>(CK_DOUBLE, a);
+  default: return ck_fail(CK_ERR_INVALID, "sum: unsupported class %d", (int)a->t);
   }
 }

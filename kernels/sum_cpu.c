@@ -110,12 +110,21 @@ static void sum_to_double(ck_dtype t, const void *x, double *y, size_t before, s
   }
 }
 
-ck_status ck_sum_cpu(ck_dtype t, ck_sum_mode mode, const void *x, void *y, size_t before,
-                     size_t len, size_t after) {
-  size_t n = before * after;
-  if (mode == CK_SUM_MODE_NATIVE && !ck_dtype_is_float(t)) {
+ck_dtype ck_sum_out_dtype(ck_dtype in, ck_sum_mode mode) {
+  if (mode == CK_SUM_MODE_DOUBLE) return CK_DOUBLE;
+  if (in == CK_SINGLE) return CK_SINGLE;
+  if (mode == CK_SUM_MODE_NATIVE) return in;
+  return CK_DOUBLE;
+}
+
+ck_status ck_sum_cpu(const ck_sum_args *a) {
+  const ck_dtype t = a->t;
+  const void *x = a->x;
+  void *y = a->y;
+  const size_t before = a->before, len = a->len, after = a->after, n = before * after;
+  if (a->mode == CK_SUM_MODE_NATIVE && !ck_dtype_is_float(t)) {
     sum_native(t, x, y, before, len, after);
-  } else if (ck_sum_out_dtype(t, mode) == CK_SINGLE) { /* accumulate in double, round once */
+  } else if (ck_sum_out_dtype(t, a->mode) == CK_SINGLE) { /* accumulate in double, round once */
     double *acc = malloc((n ? n : 1) * sizeof *acc);
     if (!acc) return ck_fail(CK_ERR_OUTOFMEMORY, "sum: out of host memory");
     sum_to_double(t, x, acc, before, len, after);

@@ -21,77 +21,62 @@ const char *ck_sum_kernel_name(int id) {
   return id >= 0 && id < NUM_KERNELS ? kernel_names[id] : NULL;
 }
 
-ck_dtype ck_sum_out_dtype(ck_dtype in, ck_sum_mode mode) {
-  if (mode == CK_SUM_MODE_DOUBLE) return CK_DOUBLE;
-  if (in == CK_SINGLE) return CK_SINGLE;
-  if (mode == CK_SUM_MODE_NATIVE) return in;
-  return CK_DOUBLE;
-}
-
-static ck_status check_args(ck_dtype t, ck_sum_mode mode, int kernel) {
-  if ((int)t < 0 || t >= CK_NUM_DTYPES) return ck_fail(CK_ERR_INVALID, "sum: unknown class");
-  if (mode > CK_SUM_MODE_NATIVE) return ck_fail(CK_ERR_INVALID, "sum: unknown mode");
-  if (kernel < 0 || kernel >= NUM_KERNELS)
-    return ck_fail(CK_ERR_INVALID, "unknown sum kernel %d", kernel);
+static ck_status check_args(const ck_sum_args *a) {
+  if ((int)a->t < 0 || a->t >= CK_NUM_DTYPES) return ck_fail(CK_ERR_INVALID, "sum: unknown class");
+  if (a->mode > CK_SUM_MODE_NATIVE) return ck_fail(CK_ERR_INVALID, "sum: unknown mode");
+  if (a->kernel < 0 || a->kernel >= NUM_KERNELS)
+    return ck_fail(CK_ERR_INVALID, "unknown sum kernel %d", a->kernel);
   return CK_OK;
 }
 
-/* Device copies of x and y, with x uploaded. */
-static ck_status upload(ck_dtype t, ck_sum_mode mode, const void *x, size_t nx, size_t ny,
-                        void **dx, void **dy) {
-  CK_TRY(ck_dev_alloc(dx, nx * ck_dtype_size(t)));
-  CK_TRY(ck_dev_alloc(dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode))));
-  return ck_upload(*dx, x, nx * ck_dtype_size(t));
+static size_t out_bytes(const ck_sum_args *a) {
+  return a->before * a->after * ck_dtype_size(ck_sum_out_dtype(a->t, a->mode));
 }
 
-ck_status ck_sum(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y, size_t before,
-                 size_t len, size_t after) {
-  CK_TRY(check_args(t, mode, kernel));
-  if (kernel == CK_SUM_CPU) return ck_sum_cpu(t, mode, x, y, before, len, after);
+/* d: a with device copies of x (uploaded) and y. */
+static ck_status upload(const ck_sum_args *a, ck_sum_args *d) {
+  const size_t in_bytes = a->before * a->len * a->after * ck_dtype_size(a->t);
+  void *dx = NULL;
+  *d = *a;
+  d->x = NULL;
+  d->y = NULL;
+  CK_TRY(ck_dev_alloc(&dx, in_bytes));
+  d->x = dx;
+  CK_TRY(ck_dev_alloc(&d->y, out_bytes(a)));
+  return ck_upload(dx, a->x, in_bytes);
+}
+
+static void free_device(ck_sum_args *d) {
+  ck_dev_free((void *)d->x);
+  ck_dev_free(d->y);
+}
+
+ck_status ck_sum(const ck_sum_args *a) {
+  CK_TRY(check_args(a));
+  if (a->kernel == CK_SUM_CPU) return ck_sum_cpu(a);
   CK_TRY(ck_device_init());
-  size_t ny = before * after;
-  if (ny == 0) return CK_OK;
-  void *dx = NULL, *dy = NULL;
-  ck_status s = upload(t, mode, x, before * len * after, ny, &dx, &dy);
-  if (s == CK_OK) s = ck_sum_device(t, mode, kernel, dx, dy, before, len, after);
-  if (s == CK_OK) s = ck_download(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)));
-  ck_dev_free(dx);
-  ck_dev_free(dy);
+  if (a->before * a->after == 0) return CK_OK;
+  ck_sum_args d;
+  ck_status s = upload(a, &d);
+  if (s == CK_OK) s = ck_sum_device(&d);
+  if (s == CK_OK) s = ck_download(a->y, d.y, out_bytes(a));
+  free_device(&d);
   return s;
 }
 
-typedef struct {
-  ck_dtype t;
-  ck_sum_mode mode;
-  int kernel;
-  const void *dx;
-  void *dy;
-  size_t before, len, after;
-} sum_call;
+static ck_status run_sum_call(void *ctx) { return ck_sum_device((const ck_sum_args *)ctx); }
 
-static ck_status run_sum_call(void *ctx) {
-  sum_call *c = ctx;
-  return ck_sum_device(c->t, c->mode, c->kernel, c->dx, c->dy, c->before, c->len, c->after);
-}
-
-ck_status ck_sum_time(ck_dtype t, ck_sum_mode mode, int kernel, const void *x, void *y,
-                      size_t before, size_t len, size_t after, int warmup, int reps,
-                      double *times_ms) {
-  CK_TRY(check_args(t, mode, kernel));
-  if (kernel == CK_SUM_CPU) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
-  if (reps < 1 || warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
+ck_status ck_sum_time(const ck_sum_args *a, const ck_timing *tm) {
+  CK_TRY(check_args(a));
+  if (a->kernel == CK_SUM_CPU) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
+  if (tm->reps < 1 || tm->warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
   CK_TRY(ck_device_init());
-  size_t ny = before * after;
-  if (ny == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: the sum is empty");
-  sum_call c = {t, mode, kernel, NULL, NULL, before, len, after};
-  void *dx = NULL, *dy = NULL;
-  ck_status s = upload(t, mode, x, before * len * after, ny, &dx, &dy);
-  c.dx = dx;
-  c.dy = dy;
-  if (s == CK_OK) s = ck_time_events(run_sum_call, &c, warmup, reps, times_ms);
-  if (s == CK_OK) s = ck_download(y, dy, ny * ck_dtype_size(ck_sum_out_dtype(t, mode)));
-  ck_dev_free(dx);
-  ck_dev_free(dy);
+  if (a->before * a->after == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: the sum is empty");
+  ck_sum_args d;
+  ck_status s = upload(a, &d);
+  if (s == CK_OK) s = ck_time_events(run_sum_call, &d, tm->warmup, tm->reps, tm->times_ms);
+  if (s == CK_OK) s = ck_download(a->y, d.y, out_bytes(a));
+  free_device(&d);
   return s;
 }
 

@@ -125,6 +125,11 @@ template <class Op, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, 
 __global__ void __launch_bounds__(NT)
     warptile_kernel(int N, int K, int Kz, const warptile_a_t<Op> *__restrict__ A,
                     const warptile_b_t<Op> *__restrict__ B, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  /* Clusters exist from Hopper on, and are launched only there (warptile_clusters_ok): before it
+   * the cluster kernels are left empty, which spares the build their code for those GPUs. */
+  if (CS > 1) return;
+#endif
   typedef typename Op::T T;
   const int E = 16 / sizeof(T);
   const int WMITER = (WM * WN) / (32 * TM * TN * WNITER);

@@ -1,0 +1,549 @@
+/* Min-plus v3 warptile for the integer classes, on Hopper's DPX min-add over unsigned words:
+ * 32-bit words, or two 16-bit sums packed in a word (int8 to uint16 where the sums fit). The
+ * operands are shifted into words by their minima, found by minplus_ranges.cuh or guessed 0;
+ * sums no word holds fall back to v2's wide accumulation (minplus_ladder.cu). */
+#include <type_traits>
+
+#include "minplus_warptile.cuh"
+#include "minplus_ranges.cuh"
+
+template <bool PACK, bool ARG> struct merge_take_word {
+  __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
+                                             uint32_t idt) const {
+    if (PACK) {
+      if (ARG) {
+        uint32_t wins = __vcmpltu2(t, v);
+        id = (idt & wins) | (id & ~wins);
+      }
+      v = __vminu2(v, t);
+    } else if (t < v) {
+      v = t;
+      if (ARG) id = idt;
+    }
+  }
+};
+
+/* DPX words back into the result's class: C(row, col) = sat(base + word) for Octave's m x n C,
+ * where word (col, w) of the transposed product holds row w, or rows 2w and 2w + 1 in its low and
+ * high halves when packed; with the witness, the tile of each (from id, the same way) into K for
+ * witness_fixup.
+ * TC void: the class is a value (its bounds and size), not a template parameter. The word
+ * kernels differ between the integer classes only in this store, a uniform branch in the
+ * epilogue, so one set of them serves all six: this file's warptile kernels fell from 140 to 60
+ * and its sm_90 compile from 64 to about 45 s (the build is the slowest part of a first
+ * `make check`). The kernels that read the narrow classes as they are (the small products, where
+ * the epilogue weighs most) keep a store compiled for their class: with the class as a value
+ * they ran 1.5-7% slower at 1024^3 to 2048^3 and 256 x 8192 x 256 (doc/NOTES.md). */
+template <bool PACK, class TC = void> struct mp_dpx_out {
+  enum { pack = PACK };
+  void *C;
+  double *K;
+  size_t m;
+  long long base;   /* the shifts of A and B */
+  long long lo, hi; /* the class's bounds */
+  int bytes;        /* its element size */
+  __device__ __forceinline__ void put(size_t col, size_t w, uint32_t v, uint32_t id,
+                                      bool arg) const {
+#pragma unroll
+    for (int h = 0; h < (PACK ? 2 : 1); h++) {
+      size_t row = PACK ? 2 * w + h : w;
+      if (row < m) {
+        const size_t at = col * m + row;
+        if constexpr (!std::is_void<TC>::value) {
+          typedef mp_traits<TC> tr;
+          ((TC *)C)[at] = tr::store((typename tr::W)(base + (PACK ? (v >> 16 * h) & 0xffffu : v)));
+        } else if constexpr (PACK) { /* 8- and 16-bit classes: every value fits an int */
+          int x = (int)base + (int)((v >> 16 * h) & 0xffffu);
+          x = min(max(x, (int)lo), (int)hi);
+          if (bytes == 1) ((uint8_t *)C)[at] = (uint8_t)x; /* the class's bits, modulo 2^8 */
+          else ((uint16_t *)C)[at] = (uint16_t)x;
+        } else {
+          long long x = base + v;
+          x = x < lo ? lo : x > hi ? hi : x;
+          if (bytes == 1) ((uint8_t *)C)[at] = (uint8_t)x;
+          else if (bytes == 2) ((uint16_t *)C)[at] = (uint16_t)x;
+          else ((uint32_t *)C)[at] = (uint32_t)x;
+        }
+        if (arg) K[at] = PACK ? (id >> 16 * h) & 0xffffu : id;
+      }
+    }
+  }
+};
+
+/* Integers through Hopper's DPX min-add (one VIADDMNMX per pair, or per two pairs packed as
+ * 16-bit halves). DPX adds wrap, Octave's saturate, so the operands are first shifted by their
+ * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
+ * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
+ * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
+ * The host checks the spreads (int_path) and otherwise falls back to v2's wide accumulation.
+ * Other GPUs run the same intrinsics in software.
+ * The witness compares sums clamped to [lo, hi], the shifted sums at which the class saturates,
+ * since Octave's ties are between saturated values. Packed, each half keeps its own tile in the
+ * same half of id (so tiles must be below 2^16), without compares: the running minimum starts
+ * at hi and stays in [lo, hi], so the clamped update max(min(v, t), lo) can only lower it, the
+ * difference v - nv subtracts both halves at once without a borrow, min(difference, 1) is 1 in
+ * each half that improved, and times the tile (which only grows) it raises that half's id by a
+ * max. Four ALU operations and one multiply per tile, where SIMD compare masks took about ten
+ * and made the witness 1.45x the kernel without it (doc/NOTES.md). */
+template <bool PACK, class TC = void> struct mp_dpx_sums {
+  typedef uint32_t T;
+  uint32_t lo, hi;   /* packed: the same bound in both halves */
+  uint32_t *planes;  /* split into planes: the words of each plane; NULL: the result */
+  uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
+  mp_dpx_out<PACK, TC> out;
+  static __device__ __forceinline__ T identity() { return 0xffffffffu; }
+  __device__ __forceinline__ T witness_start() const { return PACK ? hi : identity(); }
+  static __device__ __forceinline__ T addmin(T a, T b, T c) {
+    return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
+  }
+  __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
+    if (PACK) {
+      uint32_t nv = __vmaxu2(__vminu2(v, t), lo);
+      id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
+      v = nv;
+    } else {
+      t = min(max(t, lo), hi);
+      if (t < v) {
+        v = t;
+        id = tile;
+      }
+    }
+  }
+  template <bool ARG> using take = merge_take_word<PACK, ARG>;
+  template <bool ARG>
+  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
+                                        int plane) const {
+    if (planes) {
+      size_t at = plane_at(i, j, Mr, Nr, plane);
+      planes[at] = v;
+      if (ARG) tiles[at] = id;
+    } else {
+      out.put((size_t)i, (size_t)j, v, id, ARG);
+    }
+  }
+};
+template <bool PACK, bool ARG, class TC = void>
+using mp_dpx_op = mp_op<mp_dpx_sums<PACK, TC>, ARG>;
+
+/* The packed kernel reading the 8- and 16-bit operands themselves instead of a packed copy (no
+ * packing pass, and no word buffers of two to four times the operands' size). It applies only
+ * where the shifts are the class's minimum for 8 bits (every spread fits a half) or 0 for 16 bits
+ * (the guess), and the shape is whole tiles: then the "B" words, rows 2w and 2w + 1 of a column
+ * of Octave's A, are consecutive elements (for 16 bits the very bits of the word), and an "A"
+ * word is one element of Octave's B, in both halves. Byte permutes widen them; int8's shift of
+ * -128 is a flip of each byte's top bit. */
+template <class TC> __device__ __forceinline__ uint32_t mp_raw_flip(uint32_t x) {
+  return std::is_same<TC, int8_t>::value ? x ^ 0x80808080u : x;
+}
+
+template <class TC> struct mp_raw_a {
+  typedef TC Elem;
+  typedef typename std::conditional<sizeof(TC) == 2, uint2, uint32_t>::type Raw;
+  static __device__ __forceinline__ Raw load(const TC *p) { return *(const Raw *)p; }
+  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
+    vec16<uint32_t> v;
+    if constexpr (sizeof(TC) == 2) {
+      v.e[0] = __byte_perm(r.x, 0, 0x1010);
+      v.e[1] = __byte_perm(r.x, 0, 0x3232);
+      v.e[2] = __byte_perm(r.y, 0, 0x1010);
+      v.e[3] = __byte_perm(r.y, 0, 0x3232);
+    } else {
+      r = mp_raw_flip<TC>(r);
+      v.e[0] = __byte_perm(r, 0, 0x4040);
+      v.e[1] = __byte_perm(r, 0, 0x4141);
+      v.e[2] = __byte_perm(r, 0, 0x4242);
+      v.e[3] = __byte_perm(r, 0, 0x4343);
+    }
+    return v;
+  }
+};
+
+/* Elem: the pair of elements that makes one "B" word. */
+template <class TC> struct mp_raw_b {
+  typedef typename std::conditional<sizeof(TC) == 2, uint32_t, uint16_t>::type Elem;
+  typedef typename std::conditional<sizeof(TC) == 2, uint4, uint2>::type Raw;
+  static __device__ __forceinline__ Raw load(const Elem *p) { return *(const Raw *)p; }
+  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
+    vec16<uint32_t> v;
+    if constexpr (sizeof(TC) == 2) {
+      v.raw = r;
+    } else {
+      r.x = mp_raw_flip<TC>(r.x);
+      r.y = mp_raw_flip<TC>(r.y);
+      v.e[0] = __byte_perm(r.x, 0, 0x4140);
+      v.e[1] = __byte_perm(r.x, 0, 0x4342);
+      v.e[2] = __byte_perm(r.y, 0, 0x4140);
+      v.e[3] = __byte_perm(r.y, 0, 0x4342);
+    }
+    return v;
+  }
+};
+
+template <class TC, bool ARG> struct mp_dpx_raw_op : mp_dpx_op<true, ARG, TC> {
+  typedef mp_raw_a<TC> SrcA;
+  typedef mp_raw_b<TC> SrcB;
+};
+
+template <bool ARG, class Out>
+__global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t *__restrict__ Pt,
+                                  int splits, size_t rows, size_t words, Out out) {
+  const bool PACK = Out::pack;
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t v = 0, id = 0;
+  if (merge_runs(P, ARG ? Pt : (const uint32_t *)NULL, splits, rows * words, idx, v, id,
+                 merge_take_word<PACK, ARG>())) {
+    size_t col, w;
+    split_index(idx, words, col, w);
+    out.put(col, w, v, id, ARG);
+  }
+}
+
+/* ---- the DPX path's plan: value ranges, then shifted (and, when packed, paired) words ----
+ * The shifts must not exceed the operands' minima, and the spreads above them must fit the word.
+ * Most integer min-plus inputs are nonnegative (weights, with intmax as "no edge"), and then a
+ * shift of 0 always fits int16 halves and int32 words. So the product first runs on that guess:
+ * the packing finds the ranges as it goes (int32 operands of whole tiles, which shift 0 lets the
+ * kernel read as they are, have a range pass instead), the product is queued behind it, and the
+ * host checks the ranges while the kernel runs. A miss queues the product again from the ranges,
+ * and the class then waits for its ranges (guess_missed) until an input shows the guess would
+ * have held. (Checking after the product instead, the host's wait left the GPU idle between
+ * calls: int16 1024^3 took 0.080-0.091 ms against 0.075 before, doc/NOTES.md.) */
+
+/* One word: x - shift (exact in 32 bits whenever the shift fits), in both halves when packed. */
+template <class T>
+__device__ __forceinline__ uint32_t dpx_word(T x, uint32_t shift, bool pack, T &lo, T &hi) {
+  widen_range(x, lo, hi);
+  uint32_t u = (uint32_t)x - shift;
+  return pack ? u | u << 16 : u;
+}
+
+/* Four consecutive row-major "A" words (Mp x Kp) from Octave's B (k x n), starting at idx (a
+ * multiple of 4; Kp is one too, so the four share a row): B(p, j) - shift, duplicated into both
+ * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
+ * largest sum and cannot wrap. */
+template <class T>
+__device__ __forceinline__ uint4 dpx_quad_a(const T *__restrict__ B, size_t idx, size_t k,
+                                            size_t n, size_t Kp, uint32_t shift, bool pack, T &lo,
+                                            T &hi) {
+  size_t j, p;
+  split_index(idx, Kp, j, p);
+  uint32_t u[4];
+  const T *src = B + j * k + p;
+#pragma unroll
+  for (int e = 0; e < 4; e++)
+    u[e] = j < n && p + e < k ? dpx_word(src[e], shift, pack, lo, hi) : 0xffffffffu;
+  return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+/* Four consecutive row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows
+ * 2w and 2w + 1 in the low and high halves when packed; zero padding. */
+template <class T>
+__device__ __forceinline__ uint4 dpx_quad_b(const T *__restrict__ A, size_t idx, size_t m,
+                                            size_t k, size_t Np, uint32_t shift, bool pack, T &lo,
+                                            T &hi) {
+  size_t p, c;
+  split_index(idx, Np, p, c);
+  uint32_t u[4] = {0, 0, 0, 0};
+  if (p < k) {
+    const T *col = A + p * m;
+#pragma unroll
+    for (int e = 0; e < 4; e++) {
+      size_t i = pack ? 2 * (c + e) : c + e;
+      if (i < m) u[e] = dpx_word(col[i], shift, false, lo, hi);
+      if (pack && i + 1 < m) u[e] |= dpx_word(col[i + 1], shift, false, lo, hi) << 16;
+    }
+  }
+  return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+/* One packing of both operands into words: Octave's B into the row-major "A" words wa (Mp x Kp),
+ * Octave's A into the "B" words wb (Kp x Np). Each shift is the minimum the device found
+ * (shifts_at: the record) when the host has not read it yet, else shift_a and shift_b; with
+ * `range`, the operands' ranges go there too, under `tag`. */
+template <class T> struct mp_packing {
+  const T *A, *B;
+  uint32_t *wa, *wb;
+  size_t m, k, n, Mp, Np, Kp;
+  const long long *shifts_at;
+  long long shift_a, shift_b;
+  bool pack;
+  long long *range, tag;
+};
+
+/* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words), four per thread
+ * and trip with one 16-byte store. */
+template <class T, bool RANGES> __global__ void dpx_words(const mp_packing<T> P) {
+  typedef mp_traits<T> tr;
+  const T *__restrict__ A = P.A, *__restrict__ B = P.B;
+  const bool a = blockIdx.y == 0;
+  const size_t quads = (a ? P.Mp * P.Kp : P.Kp * P.Np) / 4;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  const uint32_t shift = (uint32_t)(a ? (P.shifts_at ? mp_min_of(P.shifts_at[1]) : P.shift_b)
+                                      : (P.shifts_at ? mp_min_of(P.shifts_at[0]) : P.shift_a));
+  uint4 *__restrict__ out = (uint4 *)(a ? P.wa : P.wb);
+  T lo = tr::empty(), hi = tr::lowest();
+  auto quad = [&](size_t q) {
+    return a ? dpx_quad_a(B, 4 * q, P.k, P.n, P.Kp, shift, P.pack, lo, hi)
+             : dpx_quad_b(A, 4 * q, P.m, P.k, P.Np, shift, P.pack, lo, hi);
+  };
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads; q += 2 * stride) {
+    const bool two = q + stride < quads; /* two quads' loads in flight before either store */
+    uint4 w0 = quad(q), w1 = two ? quad(q + stride) : w0;
+    out[q] = w0;
+    if (two) out[q + stride] = w1;
+  }
+  if (RANGES) publish_range((long long)lo, (long long)hi, P.range, P.tag, a ? 1 : 0);
+}
+
+template <class T> static void launch_dpx_words(const mp_packing<T> &P) {
+  size_t words = P.Mp * P.Kp > P.Kp * P.Np ? P.Mp * P.Kp : P.Kp * P.Np;
+  dim3 grid(pass_blocks(words / 4, 2 * MP_THREADS), 2);
+  if (P.range) dpx_words<T, true><<<grid, MP_THREADS>>>(P);
+  else dpx_words<T, false><<<grid, MP_THREADS>>>(P);
+}
+
+enum mp_int_path { MP_INT_WIDE, MP_INT_U32, MP_INT_U16X2 };
+
+/* Packed, the witness's tiles must fit a half. */
+static bool packed_tiles_fit(size_t k, bool arg) {
+  const size_t bk = v3_cfg<uint32_t, true>::type::BK;
+  return !arg || round_up(k, bk) / bk <= 0x10000;
+}
+
+/* Whether shifts s_a, s_b keep every sum of the path exact, from h = min A, min B, max A, max B:
+ * neither above its minimum, and the spreads above them adding up within the word (a half when
+ * packed). */
+static bool shifts_fit(const long long h[4], long long s_a, long long s_b, mp_int_path path) {
+  long long top = path == MP_INT_U16X2 ? 0xffff : 0xffffffffLL;
+  return h[0] >= s_a && h[1] >= s_b && (h[2] - s_a) + (h[3] - s_b) <= top; /* < 2^35: exact */
+}
+
+/* Which path keeps every sum exact when shifted by the minima. */
+template <class T>
+static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
+  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) && shifts_fit(h, h[0], h[1], MP_INT_U16X2)
+             ? MP_INT_U16X2
+         : shifts_fit(h, h[0], h[1], MP_INT_U32) ? MP_INT_U32
+                                                 : MP_INT_WIDE;
+}
+
+/* The path taken before the ranges are known: packed for the narrow classes (where the common
+ * small weights fit), 32-bit words for the others. */
+template <class T>
+static mp_int_path likely_path(size_t k, bool arg) {
+  return sizeof(T) <= 2 && packed_tiles_fit(k, arg) ? MP_INT_U16X2 : MP_INT_U32;
+}
+
+/* 8-bit classes need no ranges: any two spreads (at most 255 each) fit a half, and the class's
+ * own bounds serve as shifts. */
+template <class T>
+static bool ranges_known(void) {
+  return sizeof(T) == 1;
+}
+
+/* Whether the class's last product missed the guess of shift 0 (and so waits for its ranges). */
+template <class T>
+static bool &guess_missed(void) {
+  static bool missed = false;
+  return missed;
+}
+
+/* The shifted sum x as a bound for the witness's clamp: within the word, or in both halves. */
+static uint32_t clamp_word(long long x, bool pack) {
+  long long top = pack ? 0xffff : 0xffffffffLL;
+  uint32_t u = x < 0 ? 0u : x > top ? (uint32_t)top : (uint32_t)x;
+  return pack ? u * 0x10001u : u;
+}
+
+/* How run_v3_dpx learns its shifts: known (h), on their way from the device (the record read
+ * `rd`, the packing shifting by the record itself), or guessed 0 and checked while the product
+ * runs (the record at `d` filled by the packing, or by a range pass where there is none). */
+enum mp_shifts { MP_SHIFTS_KNOWN, MP_SHIFTS_PENDING, MP_SHIFTS_GUESSED };
+
+/* What a DPX product knows of its shifts: h = min A, min B, max A, max B as far as `how` says
+ * (all four once the product returns), and with MP_SHIFTS_PENDING the read that brings them. */
+struct mp_shift_plan {
+  long long h[MP_RECORD];
+  mp_shifts how;
+  mp_record_read *rd;
+};
+
+/* Whether the kernel reads the operands as they are, without packing (mp_dpx_raw_op; int32: the
+ * words themselves): shifts of 0 (a guess) for int32 and the 16-bit classes, or the class's
+ * minimum (known) for 8 bits; whole tiles; aligned for the kernel's loads (B, whose "A" words
+ * these are, may be a panel of a larger array: minplus_host.c). The kernel then widens every
+ * word it loads, each time a tile is read again, where the packing widened each once: one byte
+ * permute per word: next to nothing for the 16-bit product, but about 3% of the kernel for 8
+ * bits (whose "B" words need one too) and for the witness's kernel (BK = 16, fewer pairs per
+ * word). The packing's share falls as n grows, so those are read as they are only below 2^32
+ * pairs (H100: 1.05-1.19x at 1024^3 and 256 x 8192 x 256, even at 2048^3; the 16-bit witness
+ * 0.975-0.99x at 8192^3; doc/NOTES.md). */
+template <class T, bool PACK, bool ARG>
+static bool reads_raw(const mp_problem<T> &q, size_t Mp, size_t Np, size_t Kp, size_t words,
+                      const mp_shift_plan &sh) {
+  const size_t m = q.m, k = q.k, n = q.n;
+  const long long *h = sh.h;
+  const mp_shifts how = sh.how;
+  const long long shift = sizeof(T) == 1 ? (long long)mp_traits<T>::lowest() : 0;
+  const bool kind = PACK ? sizeof(T) <= 2 : std::is_same<T, int32_t>::value;
+  const bool shifts = how == MP_SHIFTS_GUESSED ? shift == 0
+                      : how == MP_SHIFTS_KNOWN && h[0] == shift && h[1] == shift;
+  const size_t align_a = PACK ? 4 * sizeof(T) : 16, align_b = PACK ? 8 * sizeof(T) : 16;
+  const bool small = !PACK || (sizeof(T) == 2 && !ARG) ||
+                     (double)m * (double)k * (double)n < MP_RAW_SMALL_PAIRS;
+  return kind && shifts && small && Mp == n && Np == words && Kp == k && (!PACK || m % 2 == 0) &&
+         (uintptr_t)q.B % align_a == 0 && (uintptr_t)q.A % align_b == 0;
+}
+
+/* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
+ * to need another path (then, unless guessed, nothing was run). Operands whose shape is already
+ * whole tiles are read as they are where the shifts allow (reads_raw). */
+template <class T, bool PACK, bool ARG>
+static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *took) {
+  const T *dA = q.A, *dB = q.B;
+  const size_t m = q.m, k = q.k, n = q.n;
+  long long *h = sh.h;
+  const mp_shifts how = sh.how;
+  typedef typename v3_cfg<uint32_t, ARG>::type cfg;
+  typedef mp_dpx_op<PACK, ARG> Op;
+  typedef mp_dpx_raw_op<T, ARG> RawOp; /* PACK only */
+  const bool guessed = how == MP_SHIFTS_GUESSED;
+  const mp_int_path path = PACK ? MP_INT_U16X2 : MP_INT_U32;
+  size_t words = PACK ? (m + 1) / 2 : m;
+  size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
+  const bool raw = reads_raw<T, PACK, ARG>(q, Mp, Np, Kp, words, sh);
+  uint32_t *wa = NULL, *wb = NULL;
+  mp_split sp = {1, 1, NULL, NULL};
+  mp_record_read check;
+  bool checking = false;
+  long long *d = NULL, tag = 0;
+  *took = false;
+  ck_status s = CK_OK;
+  if (raw) {
+    if (!PACK) {
+      wa = (uint32_t *)dB;
+      wb = (uint32_t *)dA;
+    }
+  } else {
+    s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
+    if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
+  }
+  if (s == CK_OK && guessed) {
+    h[0] = h[1] = 0;
+    s = next_record(&d, &tag);
+    if (s == CK_OK && raw) s = find_ranges<T>(dA, dB, m, k, n, d, tag);
+  }
+  if (s == CK_OK && !raw) {
+    const mp_packing<T> P = {dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
+                             how == MP_SHIFTS_PENDING ? sh.rd->d : NULL, h[0], h[1], PACK,
+                             guessed ? d : NULL, tag};
+    launch_dpx_words<T>(P);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
+  }
+  if (s == CK_OK && guessed) {
+    mark_read(d, tag, &check); /* the copy is queued once the product is */
+    checking = true;
+  }
+  /* the plan while the GPU packs (or finds the ranges) */
+  if (s == CK_OK) {
+    const size_t ts = ARG ? sizeof(uint32_t) : 0;
+    if constexpr (PACK)
+      sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
+               : plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+    else
+      sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+  }
+  if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(sh.rd, h);
+  if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
+    const long long base = h[0] + h[1];
+    const long long lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
+    const uint32_t wlo = clamp_word(lo - base, PACK), whi = clamp_word(hi - base, PACK);
+    uint32_t *planes = (uint32_t *)sp.planes, *tiles = (uint32_t *)sp.tiles;
+    /* the kernel of Op O on operands a and b, then the merge of its planes */
+    auto run = [&](const auto &op, const void *a, const void *b) {
+      typedef typename std::decay<decltype(op)>::type O;
+      warptile_launch_split<O, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs,
+                                    (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op);
+      if (planes) {
+        dim3 mb = merge_block(sp.planes_n(), n * words);
+        merge_word_planes<ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, sp.planes_n(), n,
+                                                                  words, op.sums.out);
+      }
+    };
+    bool launched = false;
+    if constexpr (PACK)
+      if (raw) {
+        const RawOp rop = {{(int)n, (int)words,
+                            {wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}}}};
+        run(rop, dB, dA);
+        launched = true;
+      }
+    if (!launched) {
+      const Op op = {(int)n, (int)words,
+                     {wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}}};
+      run(op, wa, wb);
+    }
+    s = v3_finish<T, cfg::BK>(q);
+    *took = true;
+  }
+  if (!raw) {
+    ck_dev_free(wa);
+    ck_dev_free(wb);
+  }
+  free_split(&sp);
+  if (checking) { /* the product is queued: now see whether the guess held (read even after an
+                     error, so that the copy is done with d before the caller frees it) */
+    queue_read(&check);
+    ck_status r = finish_read(&check, h);
+    if (s == CK_OK) s = r;
+    *took = s == CK_OK && shifts_fit(h, 0, 0, path);
+  }
+  return s;
+}
+
+/* run_v3_dpx on the likely path's words: packed (PACK) or 32-bit. */
+template <class T, bool ARG>
+static ck_status run_likely(mp_int_path likely, const mp_problem<T> &q, mp_shift_plan &sh,
+                            bool *took) {
+  if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
+    if (likely == MP_INT_U16X2) return run_v3_dpx<T, true, ARG>(q, sh, took);
+  return run_v3_dpx<T, false, ARG>(q, sh, took);
+}
+
+/* On the guess of shift 0 where the class has not just missed it; else the likely path is set up
+ * while the ranges are found and read, and only when they need another one (int16 spreads over
+ * 65535, int32 ones over 2^32) is the packing redone on 32-bit words, or v2's wide accumulation
+ * run. */
+template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &q) {
+  const T lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
+  mp_record_read rd;
+  mp_shift_plan sh = {{lo, lo, hi, hi}, MP_SHIFTS_GUESSED, NULL};
+  long long *d = NULL, tag = 0;
+  const bool ranges = !ranges_known<T>();
+  const mp_int_path guess = likely_path<T>(q.k, ARG);
+  ck_status s = CK_OK;
+  bool took = false;
+  if (ranges && !guess_missed<T>()) {
+    s = run_likely<T, ARG>(guess, q, sh, &took);
+    guess_missed<T>() = s == CK_OK && !took;
+    if (s != CK_OK || took) return s;
+  }
+  sh.how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
+  sh.rd = ranges ? &rd : NULL;
+  if (ranges) s = next_record(&d, &tag);
+  if (ranges && s == CK_OK) s = find_ranges<T>(q.A, q.B, q.m, q.k, q.n, d, tag);
+  if (ranges && s == CK_OK) start_read(d, tag, &rd);
+  if (s == CK_OK) s = run_likely<T, ARG>(guess, q, sh, &took);
+  /* sh.h is known from here on */
+  sh.how = MP_SHIFTS_KNOWN;
+  sh.rd = NULL;
+  if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(sh.h, q.k, ARG) == MP_INT_U32)
+    s = run_v3_dpx<T, false, ARG>(q, sh, &took);
+  if (s == CK_OK && !took) s = mp_run_regblock<T, ARG>(q);
+  if (s == CK_OK && ranges) guess_missed<T>() = !shifts_fit(sh.h, 0, 0, guess);
+  return s;
+}
+
+MP_INSTANTIATE_INTS(mp_run_warptile_int)
+

@@ -1,0 +1,81 @@
+/* The min-plus family's tuning: every shape, threshold and cost the kernels are run with, each
+ * with the measurement that chose it (H100 SXM unless said; the runs are in doc/NOTES.md). The
+ * kernels' files hold the mechanism and read their numbers from here. */
+#ifndef CK_MINPLUS_POLICY_CUH
+#define CK_MINPLUS_POLICY_CUH
+
+#include "warptile.cuh"
+
+/* Threads per block of the element-wise passes (padding, merges, fix-up, fills). */
+#define MP_THREADS 256
+
+/* ---- v2 regblock ---- */
+#define MP_RB 8                 /* outputs per thread in each direction: 64 pair updates per 16 loads */
+#define MP_TILE (MP_RB * MP_RB) /* outputs per block in each direction */
+#define MP_MAX_GRID_Y 65535u    /* the hardware's limit; v2 slices taller grids */
+
+/* Unrolling the step loop twice lets float overlap one step's loads with the previous step's
+ * arithmetic (+6% at n = 4096); for double the second set of operands costs occupancy (-45%). */
+template <class T> struct v2_unroll { enum { value = 1 }; };
+template <> struct v2_unroll<float> { enum { value = 2 }; };
+
+/* ---- v3 warptile: block and warp tiles ----
+ * Each the fastest of four to six candidates timed at n = 4096 and 8192; a later sweep of eight
+ * configurations per class at 1024^3, 2048^3, 512 x 4096 x 512 and 256 x 8192 x 256 found none
+ * more than 3% faster (within the run-to-run spread). The witness keeps three registers per
+ * output, so its warp tiles are half as large. */
+struct v3_cfg_words { /* single, and the DPX words (32-bit and packed) */
+  enum { BM = 64, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 128 };
+};
+struct v3_cfg_double {
+  enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 256 };
+};
+struct v3_cfg_arg_single { /* and the 32-bit DPX words */
+  enum { BM = 64, BN = 64, BK = 16, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+};
+struct v3_cfg_arg_double { /* BK = 8: fewer staging registers, no spills */
+  enum { BM = 64, BN = 64, BK = 8, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+};
+template <class T, bool ARG> struct v3_cfg;
+template <> struct v3_cfg<float, false> { typedef v3_cfg_words type; };
+template <> struct v3_cfg<uint32_t, false> { typedef v3_cfg_words type; };
+template <> struct v3_cfg<double, false> { typedef v3_cfg_double type; };
+template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
+template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
+template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
+
+/* ---- split-K (warptile_splits' cost model) ----
+ * Fitted to a sweep of every split and cluster size at 1024^3, 2048^3 and 256 x 8192 x 256; on
+ * the sweep that checked it the picks came within 0.6% of the fastest on average, 3.6% at worst:
+ * slices at least 64 deep; each block costs 24 of depth beside its slice; a fold through
+ * distributed shared memory about 2 pair updates per output and slice; the merge about 40 per
+ * output and plane (it reads the plane from memory, which the kernel wrote), 2^20 per plane and
+ * 4e7 for its launch (3 us at 13 Tpair/s); an SM with one block of 4 warps ran at 0.77 the rate
+ * of one with four blocks, with two blocks at 0.93; the last wave's tail, 0.09 of a block; a
+ * split must save 1%. */
+static const warptile_split_cost mp_split_cost = {64,  24,           2,    40, 1 << 20,
+                                                  4e7, {1.30, 1.07}, 0.09, 0.01};
+
+/* The merge of split-K planes cuts each output's planes into runs, one per thread, only while the
+ * outputs alone leave the GPU short of threads (about the threads an H100 holds at once): with
+ * 2^20 outputs over 4 planes, four runs of one plane took 20 us where one run of 4 took 11, and a
+ * deep split over few outputs (256 x 8192 x 256: 32-64 planes of 65536) took 14 us in one run. */
+#define MP_MERGE_FILL_OUTPUTS (1u << 18)
+#define MP_MERGE_MAX_RUNS 8
+
+/* ---- integer (DPX) path ----
+ * The passes over the operands (packing, ranges) are latency-bound: one wave of this many blocks
+ * per SM and operand, each thread with several loads in flight, striding over the rest (at
+ * 256 x 8192 x 256 the packing fell from 16 to 9 us, the range pass from 9 to 6). */
+#define MP_PASS_BLOCKS_PER_SM 3
+/* Bytes of an operand per thread of the range pass, before its grid is capped at one wave. */
+#define MP_RANGE_BYTES_PER_THREAD 64
+
+/* Below this many pair updates the 8- and 16-bit witness, and the 8-bit product, read Octave's
+ * arrays as they are instead of a packed copy: widening costs a byte permute per word each time a
+ * tile is read again (about 3% of those kernels), the packing's share falls as n grows. 1.05-1.19x
+ * at 1024^3 and 256 x 8192 x 256, still ahead at 2048^3; the 16-bit witness read as it is was
+ * 0.975-0.99x at 8192^3. */
+#define MP_RAW_SMALL_PAIRS 4294967296.0
+
+#endif

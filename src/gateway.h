@@ -1,0 +1,45 @@
+/* The MEX gateway's shared pieces: argument checks and error mapping (gw_util.c), and the
+ * commands each file defines, which cudakernels.c dispatches by name. Every command takes the
+ * arguments after the command name: cmd(nlhs, plhs, nrhs, prhs). */
+#ifndef CK_GATEWAY_H
+#define CK_GATEWAY_H
+
+#include <stddef.h>
+
+#include "mex.h"
+#include "ck.h"
+
+#define ID_INVALID "cudakernels:invalidinput"
+
+/* ---- gw_util.c: each raises an identified Octave error instead of returning bad input ---- */
+void gw_fail_invalid(const char *msg);
+void gw_check(ck_status s); /* the Octave error of a C-layer status; CK_OK returns */
+void gw_need_args(int nrhs, int want, const char *usage);
+void gw_string(const mxArray *a, char *buf, size_t size, const char *what);
+double gw_scalar(const mxArray *a, const char *what);
+size_t gw_size(const mxArray *a, const char *what); /* a non-negative integer */
+ck_dtype gw_dtype_name(const mxArray *a);           /* a class name, e.g. "single" */
+mxClassID gw_class_of(ck_dtype t);
+int gw_dtype_of(const mxArray *a);                         /* of a real, full array; -1 if none */
+ck_dtype gw_host_dtype(const mxArray *x);                  /* a real, full numeric array */
+ck_dtype gw_matrix_dtype(const mxArray *a, const char *what);       /* ... and 2-D */
+ck_dtype gw_float_matrix_dtype(const mxArray *a, const char *what); /* ... single or double */
+ck_array_id gw_id(const mxArray *a, const char *what);
+mxArray *gw_id_value(ck_array_id id);
+/* WARMUP and REPS of a timing command into tm, with a fresh 1-by-REPS `times` for its results. */
+mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm);
+
+typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+/* gw_device.c */
+command_fn cmd_available, cmd_info, cmd_kernels, cmd_cublas, cmd_sync, cmd_reset, cmd_memory,
+    cmd_test_alloc_limit;
+/* gw_products.c */
+command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_dev, cmd_matmul,
+    cmd_matmul_time, cmd_matmul_dev;
+/* gw_sum.c */
+command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
+/* gw_arrays.c */
+command_fn cmd_array_put, cmd_array_get, cmd_array_free, cmd_array_info, cmd_array_convert;
+
+#endif

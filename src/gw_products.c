@@ -1,0 +1,161 @@
+/* The gateway's product commands: min-plus and matrix products on host arrays and on gpu_arrays,
+ * their kernel-only timings and the min-plus ceiling. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gateway.h"
+
+typedef int kernel_id_fn(const char *name);
+
+static int get_kernel(const mxArray *a, kernel_id_fn *id_of, const char *op) {
+  char name[32];
+  gw_string(a, name, sizeof name, "KERNEL");
+  int id = id_of(name);
+  if (id < 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown %s kernel \"%s\"", op, name);
+    gw_fail_invalid(msg);
+  }
+  return id;
+}
+
+static int get_minplus_kernel(const mxArray *a) {
+  return get_kernel(a, ck_minplus_kernel_id, "min-plus");
+}
+
+static int get_matmul_kernel(const mxArray *a) {
+  return get_kernel(a, ck_matmul_kernel_id, "matmul");
+}
+
+/* prhs = A, B (host matrices of class t, inner dimensions agreeing) into p; C (and K) are set by
+ * the caller. */
+static ck_product host_operands(const mxArray *prhs[], ck_dtype t, int kernel) {
+  size_t m = mxGetM(prhs[0]), k = mxGetN(prhs[0]), n = mxGetN(prhs[1]);
+  if (mxGetM(prhs[1]) != k) gw_fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
+  ck_product p = {t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), NULL, NULL, m, k, n};
+  return p;
+}
+
+void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 3, "\"minplus\", A, B, KERNEL");
+  ck_dtype t = gw_matrix_dtype(prhs[0], "A");
+  if (gw_matrix_dtype(prhs[1], "B") != t) gw_fail_invalid("A and B must be of the same class");
+  ck_product p = host_operands(prhs, t, get_minplus_kernel(prhs[2]));
+  mxArray *C = mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, gw_class_of(t), mxREAL);
+  mxArray *K = nlhs > 1
+                   ? mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, mxDOUBLE_CLASS, mxREAL)
+                   : NULL;
+  p.C = mxGetData(C);
+  p.K = K ? mxGetPr(K) : NULL;
+  ck_status s = ck_minplus(&p);
+  if (s != CK_OK) {
+    mxDestroyArray(C);
+    if (K) mxDestroyArray(K);
+  }
+  gw_check(s);
+  plhs[0] = C;
+  if (K) plhs[1] = K;
+}
+
+/* CLASS, KERNEL, M, K, N of a timing command into a product with no operands. */
+static ck_product timed_shape(const mxArray *prhs[], int kernel) {
+  ck_product p = {gw_dtype_name(prhs[0]), kernel, NULL, NULL, NULL, NULL,
+                  gw_size(prhs[2], "M"), gw_size(prhs[3], "K"), gw_size(prhs[4], "N")};
+  return p;
+}
+
+void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  if (nrhs != 8)
+    gw_need_args(nrhs, 7, "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"]");
+  int with_arg = 0;
+  if (nrhs == 8) {
+    char flag[8];
+    gw_string(prhs[7], flag, sizeof flag, "the 8th argument");
+    if (strcmp(flag, "arg")) gw_fail_invalid("the 8th argument of minplus_time must be \"arg\"");
+    with_arg = 1;
+  }
+  ck_product p = timed_shape(prhs, get_minplus_kernel(prhs[1]));
+  ck_timing tm;
+  mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
+  ck_status s = ck_minplus_time(&p, with_arg, &tm);
+  if (s != CK_OK) mxDestroyArray(times);
+  gw_check(s);
+  plhs[0] = times;
+}
+
+void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 1, "\"minplus_ceiling\", CLASS");
+  double rate = 0;
+  gw_check(ck_minplus_ceiling(gw_dtype_name(prhs[0]), &rate));
+  plhs[0] = mxCreateDoubleScalar(rate);
+}
+
+void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 3, "\"matmul\", A, B, KERNEL");
+  ck_dtype t = gw_float_matrix_dtype(prhs[0], "A");
+  if (gw_float_matrix_dtype(prhs[1], "B") != t) gw_fail_invalid("A and B must be of the same class");
+  ck_product p = host_operands(prhs, t, get_matmul_kernel(prhs[2]));
+  mxArray *C = mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, gw_class_of(t), mxREAL);
+  p.C = mxGetData(C);
+  ck_status s = ck_matmul(&p);
+  if (s != CK_OK) mxDestroyArray(C);
+  gw_check(s);
+  plhs[0] = C;
+}
+
+void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 7, "\"matmul_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS");
+  ck_product p = timed_shape(prhs, get_matmul_kernel(prhs[1]));
+  ck_timing tm;
+  mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
+  ck_status s = ck_matmul_time(&p, &tm);
+  if (s != CK_OK) mxDestroyArray(times);
+  gw_check(s);
+  plhs[0] = times;
+}
+
+/* The operands of a device product (prhs = IDA, IDB, M, K, N): two arrays of one class with m*k
+ * and k*n elements; the result C, and with `witness` the min-plus witness K (double) as a second
+ * array. */
+static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
+                           ck_status (*fn)(const ck_product *), int witness) {
+  ck_dtype ta, tb;
+  size_t na, nb;
+  void *pa, *pb, *pc, *pk = NULL;
+  gw_check(ck_array_lookup(gw_id(prhs[0], "IDA"), &ta, &na, &pa));
+  gw_check(ck_array_lookup(gw_id(prhs[1], "IDB"), &tb, &nb, &pb));
+  size_t m = gw_size(prhs[2], "M"), k = gw_size(prhs[3], "K"), n = gw_size(prhs[4], "N");
+  if (ta != tb) gw_fail_invalid("A and B must be of the same class");
+  if (na != m * k || nb != k * n) gw_fail_invalid("M, K, N do not match the arrays");
+  ck_array_id idc = 0, idk = 0;
+  gw_check(ck_array_create(ta, m * n, &idc, &pc));
+  ck_status s = witness ? ck_array_create(CK_DOUBLE, m * n, &idk, &pk) : CK_OK;
+  if (s == CK_OK) {
+    ck_product p = {ta, kernel, pa, pb, pc, (double *)pk, m, k, n};
+    s = fn(&p);
+  }
+  if (s != CK_OK) {
+    ck_array_free(idc);
+    ck_array_free(idk);
+  }
+  gw_check(s);
+  plhs[0] = gw_id_value(idc);
+  if (witness) plhs[1] = gw_id_value(idk);
+}
+
+void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
+  int kernel = get_minplus_kernel(prhs[5]);
+  if (kernel == CK_MINPLUS_CPU) gw_fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
+  device_product(plhs, prhs, kernel, ck_minplus_device, nlhs > 1);
+}
+
+void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL");
+  device_product(plhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, 0);
+}

@@ -1,0 +1,135 @@
+/* The gateway's argument checks and error mapping, shared by its commands (gateway.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gateway.h"
+
+void gw_fail_invalid(const char *msg) { mexErrMsgIdAndTxt(ID_INVALID, "%s", msg); }
+
+/* Raise the Octave error that matches a C-layer status. */
+void gw_check(ck_status s) {
+  switch (s) {
+  case CK_OK:
+    return;
+  case CK_ERR_NODEVICE:
+    mexErrMsgIdAndTxt("cudakernels:nodevice", "no usable GPU: %s", ck_last_error());
+    break;
+  case CK_ERR_OUTOFMEMORY:
+    mexErrMsgIdAndTxt("cudakernels:outofmemory", "out of device memory: %s",
+                      ck_last_error());
+    break;
+  case CK_ERR_STALE:
+    mexErrMsgIdAndTxt("cudakernels:stalearray", "%s", ck_last_error());
+    break;
+  case CK_ERR_INVALID:
+    mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error());
+    break;
+  default:
+    mexErrMsgIdAndTxt("cudakernels:cudaerror", "CUDA error: %s", ck_last_error());
+  }
+}
+
+void gw_string(const mxArray *a, char *buf, size_t size, const char *what) {
+  if (!mxIsChar(a) || mxGetNumberOfDimensions(a) != 2 || mxGetM(a) > 1 ||
+      mxGetString(a, buf, (mwSize)size) != 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a short character string", what);
+    gw_fail_invalid(msg);
+  }
+}
+
+double gw_scalar(const mxArray *a, const char *what) {
+  if (!mxIsNumeric(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a real numeric scalar", what);
+    gw_fail_invalid(msg);
+  }
+  return mxGetScalar(a);
+}
+
+size_t gw_size(const mxArray *a, const char *what) {
+  double v = gw_scalar(a, what);
+  if (!(v >= 0) || v != floor(v) || v > 9.0e15) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a non-negative integer", what);
+    gw_fail_invalid(msg);
+  }
+  return (size_t)v;
+}
+
+/* A class name; each operation checks which classes it supports. */
+ck_dtype gw_dtype_name(const mxArray *a) {
+  char name[16];
+  gw_string(a, name, sizeof name, "CLASS");
+  int t = ck_dtype_from_name(name);
+  if (t < 0) gw_fail_invalid("CLASS must name a numeric class, e.g. \"single\"");
+  return (ck_dtype)t;
+}
+
+static const mxClassID mx_classes[CK_NUM_DTYPES] = {
+    mxDOUBLE_CLASS, mxSINGLE_CLASS, mxINT8_CLASS,  mxUINT8_CLASS, mxINT16_CLASS,
+    mxUINT16_CLASS, mxINT32_CLASS,  mxUINT32_CLASS, mxINT64_CLASS, mxUINT64_CLASS};
+
+mxClassID gw_class_of(ck_dtype t) { return mx_classes[t]; }
+
+/* The ck_dtype of a real, full numeric array, or -1. */
+int gw_dtype_of(const mxArray *a) {
+  if (mxIsSparse(a) || mxIsComplex(a)) return -1;
+  for (int t = 0; t < CK_NUM_DTYPES; t++)
+    if (mxGetClassID(a) == mx_classes[t]) return t;
+  return -1;
+}
+
+/* A real, full, 2-D single or double matrix; anything else is refused before any device work. */
+ck_dtype gw_float_matrix_dtype(const mxArray *a, const char *what) {
+  char msg[160];
+  if (mxIsSparse(a) || mxIsComplex(a) || mxGetNumberOfDimensions(a) != 2 ||
+      !(mxIsDouble(a) || mxIsSingle(a))) {
+    snprintf(msg, sizeof msg, "%s must be a real, full, 2-D single or double matrix", what);
+    gw_fail_invalid(msg);
+  }
+  return mxIsSingle(a) ? CK_SINGLE : CK_DOUBLE;
+}
+
+void gw_need_args(int nrhs, int want, const char *usage) {
+  if (nrhs != want) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "usage: __cudakernels__ (%s)", usage);
+    gw_fail_invalid(msg);
+  }
+}
+
+/* A real, full, 2-D matrix of any class the package knows; min-plus checks its own classes. */
+ck_dtype gw_matrix_dtype(const mxArray *a, const char *what) {
+  int t = gw_dtype_of(a);
+  if (t < 0 || mxGetNumberOfDimensions(a) != 2) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s must be a real, full, 2-D numeric matrix", what);
+    gw_fail_invalid(msg);
+  }
+  return (ck_dtype)t;
+}
+
+ck_dtype gw_host_dtype(const mxArray *x) {
+  int t = gw_dtype_of(x);
+  if (t < 0) gw_fail_invalid("X must be a real, full numeric array");
+  return (ck_dtype)t;
+}
+
+ck_array_id gw_id(const mxArray *a, const char *what) {
+  return (ck_array_id)gw_size(a, what);
+}
+
+mxArray *gw_id_value(ck_array_id id) { return mxCreateDoubleScalar((double)id); }
+
+
+mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
+  size_t w = gw_size(warmup, "WARMUP"), r = gw_size(reps, "REPS");
+  if (r < 1 || r > 100000 || w > 100000) gw_fail_invalid("REPS must be 1..100000, WARMUP at most that");
+  mxArray *times = mxCreateDoubleMatrix(1, (mwSize)r, mxREAL);
+  tm->warmup = (int)w;
+  tm->reps = (int)r;
+  tm->times_ms = mxGetPr(times);
+  return times;
+}
