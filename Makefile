@@ -56,9 +56,7 @@ deps:
 run: deps build/pkg/.installed
 	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
 	  pkg prefix '$(PREFIX)' '$(PREFIX)'; pkg local_list '$(PREFIX)/octave_packages'; \
-	  pkg load $(NAME); gpu_info (); \
-	  D = [0 3 Inf 7; 8 0 2 Inf; 5 Inf 0 1; 2 Inf Inf 0], \
-	  disp ('two-edge shortest paths, gpu_minplus (D):'); disp (gpu_minplus (D));"
+	  pkg load $(NAME); addpath ('$(CURDIR)/tests'); first_example ();"
 
 bench: build/pkg/.installed
 	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\

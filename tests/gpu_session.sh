@@ -5,16 +5,20 @@
 #   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench apsp matmulbench sumbench" (default: all).
+# output goes beside ours); STEPS: any of "tests sanitize perf bench apsp e2e matmulbench sumbench"
+# (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
+# mex_return_floor.mex for the e2e step.
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench apsp matmulbench sumbench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench apsp e2e matmulbench sumbench"}
 here=$(cd "$(dirname "$0")" && pwd)
+prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
 octave=/tmp/octave-portable/octave
 pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
 archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
 path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here');"
+[[ -n ${EXTRA_PATH:-} ]] && path_cmd="$path_cmd addpath ('$(cd "$EXTRA_PATH" && pwd)');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }
 status=0
 has_step() { [[ " $steps " == *" $1 "* ]]; }
@@ -59,6 +63,11 @@ fi
 if has_step apsp; then
   echo "== APSP: host arrays against gpu_array"
   run_octave "bench_apsp ();" 2>&1 | grep -v "ignoring const" | tee "$out/bench_apsp.txt"
+fi
+
+if has_step e2e; then
+  echo "== host-array end to end, beside Octave's own A + 1"
+  run_octave "bench_e2e ();" 2>&1 | grep -v "ignoring const" | tee "$out/bench_e2e.txt"
 fi
 
 if has_step matmulbench; then

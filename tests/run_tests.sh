@@ -6,7 +6,7 @@
 # The package's folders are added to the path directly, so the same installed copy works wherever
 # it is moved (pkg's own list stores absolute paths). Exit status: 0 only if no test failed.
 set -eu
-prefix=${1:?usage: tests/run_tests.sh PREFIX [OCTAVE]}
+prefix=$(cd "${1:?usage: tests/run_tests.sh PREFIX [OCTAVE]}" && pwd) # absolute: tests may change folder
 octave=${2:-octave-cli}
 here=$(cd "$(dirname "$0")" && pwd)
 pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
