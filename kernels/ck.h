@@ -74,7 +74,7 @@ void ck_dev_set_limit(size_t bytes); /* 0: no limit */
 /* Return the blocks the allocator keeps for reuse to the device (waits for the device first). */
 void ck_dev_trim(void);
 
-/* ---- min-plus product (minplus.cu, minplus_host.c, minplus_cpu.c) ----
+/* ---- min-plus product (minplus*.cu, minplus_host.c, minplus_cpu.c) ----
  * C(i,j) = min_k A(i,k) + B(k,j); all matrices column-major, A m-by-k, B k-by-n, C m-by-n.
  * NaN terms are ignored unless every term is NaN (Octave's min); k == 0 gives +Inf. */
 typedef enum {
