@@ -173,8 +173,9 @@ static ck_status staged_upload(void *dst_dev, const void *src_host, size_t bytes
 }
 
 /* A download's destination is mostly a fresh result, and its first touch is page faults: on the
- * H100 machine 4 KiB pages filled at about 2 GB/s, transparent huge pages at 6.5 GB/s, and most
- * distributions ship them in `madvise` mode, on request only. So the whole 2 MiB pages inside
+ * H100 machine a fresh 256 MiB took 26 ms from 8 threads on 4 KiB pages and 10 ms on transparent
+ * huge pages (161 and 54 ms from one thread), and most distributions ship those in `madvise`
+ * mode, on request only (doc/NOTES.md, eighth round). So the whole 2 MiB pages inside
  * [p, p + bytes) are asked for as huge pages before the copy touches them (a hint: refused or
  * already touched, nothing changes). */
 #define HUGE_PAGE ((uintptr_t)2 << 20)
