@@ -17,7 +17,9 @@ typedef enum {
   CK_ERR_OUTOFMEMORY, /* a device (or pinned host) allocation failed */
   CK_ERR_INVALID,     /* bad arguments: unknown kernel name, unsupported class, sizes */
   CK_ERR_CUDA,        /* any other CUDA failure (launch, copy, sticky error) */
-  CK_ERR_STALE        /* a device array that no longer exists (freed, or the device was reset) */
+  CK_ERR_STALE,       /* a device array that no longer exists (freed, or the device was reset) */
+  CK_ERR_NEGCYCLE,    /* shortest paths: the graph has a negative cycle */
+  CK_ERR_INTERRUPTED  /* the caller asked to stop (Ctrl-C) */
 } ck_status;
 
 /* Element classes, named as Octave names them. */
@@ -127,6 +129,50 @@ void ck_minplus_cpu(const ck_product *p);
  * 0..999; p's pointers are not read), with the witness when `witness`: whole product, pre-pass and
  * kernel. */
 ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm);
+
+/* ---- all-pairs shortest paths (apsp*.cu, apsp_host.c, apsp_cpu.c) ----
+ * W is an n-by-n matrix of edge weights, column-major: W(i,j) is the edge from i to j; +Inf (the
+ * floating-point classes) or intmax (the integer classes) is no edge; the diagonal counts as 0
+ * (a negative diagonal entry is a negative cycle). D(i,j) is the length of a shortest path from i
+ * to j, in W's class; P(i,j) (optional) the vertex before j on one such path, 1-based, 0 where j
+ * is unreachable from i and on the diagonal. Integer lengths are exact and saturate to the class
+ * at the end: a path of length intmax or more counts as none. NaN and -Inf weights are refused
+ * (CK_ERR_INVALID); a negative cycle gives CK_ERR_NEGCYCLE with one of its vertices.
+ * Floating-point lengths are sums in W's class along the path, in the order each method adds
+ * them: the GPU and the CPU reference may differ in the last bits where sums round. */
+typedef enum { CK_APSP_GPU = 0, CK_APSP_CPU } ck_apsp_kernel;
+
+typedef struct {
+  ck_dtype t;
+  int kernel;        /* ck_apsp_kernel */
+  const void *W;     /* n*n of class t */
+  void *D;           /* n*n of class t; may be W itself */
+  int32_t *P;        /* n*n, or NULL: no paths */
+  size_t n;
+  /* Polled between rounds (about every few ms of GPU time): nonzero stops the call with
+   * CK_ERR_INTERRUPTED, everything freed. NULL: never. */
+  int (*cancelled)(void *ctx);
+  /* Called about once a second: rounds done of total. NULL: silent. */
+  void (*progress)(void *ctx, size_t done, size_t total);
+  void *ctx;
+  size_t cycle_vertex; /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
+} ck_apsp_args;
+
+/* Host arrays in and out; the CPU kernel runs here without a GPU. */
+ck_status ck_apsp(ck_apsp_args *a);
+/* Device arrays in and out; allocates and frees its own scratch. */
+ck_status ck_apsp_device(ck_apsp_args *a);
+/* The CPU reference (plain Floyd-Warshall, OpenMP over columns); a->kernel is not read. */
+ck_status ck_apsp_cpu(ck_apsp_args *a);
+/* Timing of the device call on a random complete graph of class t (weights 0..999), with the
+ * paths when `paths`. */
+ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm);
+/* Paths walked back through a device P (n*n, as ck_apsp_device leaves it) for `count` pairs
+ * (s[q], t[q]), 1-based: the vertices of each path, first to last, one after the other into
+ * `vertices` (host, at most count*n of them; NULL: only count), and each path's length (number
+ * of vertices, 0 if t is unreachable from s) into `lengths` (host). */
+ck_status ck_path_device(const int32_t *P, size_t n, const double *s, const double *t,
+                         size_t count, double *lengths, double *vertices);
 
 /* ---- transfers and device-resident arrays (array.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:

@@ -59,6 +59,10 @@ ck_status ck_cuda_status(cudaError_t e, const char *what) {
   return ck_fail(s, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+ck_status ck_cuda_check(cudaError_t e, const char *what) {
+  return e == cudaSuccess ? CK_OK : ck_cuda_status(e, what);
+}
+
 ck_status ck_device_init(void) {
   if (device_ready) return CK_OK;
   int count = 0;

@@ -11,6 +11,8 @@ extern "C" {
 
 /* Map a CUDA error onto a ck_status, recording CUDA's message with what was being done. */
 ck_status ck_cuda_status(cudaError_t e, const char *what);
+/* The same, with CK_OK for cudaSuccess: for status chains, st = ck_cuda_check (call, what). */
+ck_status ck_cuda_check(cudaError_t e, const char *what);
 
 /* Fill a device array with integers 0..999 (as float/double) from a hash of the index and seed. */
 ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed);

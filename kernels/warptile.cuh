@@ -65,6 +65,21 @@ template <class Op> struct warptile_srcs<Op, std::void_t<typename Op::SrcA>> {
   typedef typename Op::SrcB B;
 };
 template <class Op> using warptile_a_t = typename warptile_srcs<Op>::A::Elem;
+
+/* Where block (bx, by) of the grid computes: by default tile (by, bx) of the output. An Op may
+ * place the blocks itself, with
+ *   __device__ void place(int &brow, int &bcol) const   (the first row and column, in elements)
+ * Blocked Floyd-Warshall leaves out the pivot's row and column of tiles this way, so that no
+ * block of the grid writes what the others read. */
+template <class Op, class = void> struct warptile_place {
+  static __device__ __forceinline__ void at(const Op &, int &, int &) {}
+};
+template <class Op>
+struct warptile_place<Op, std::void_t<decltype(&Op::place)>> {
+  static __device__ __forceinline__ void at(const Op &op, int &brow, int &bcol) {
+    op.place(brow, bcol);
+  }
+};
 template <class Op> using warptile_b_t = typename warptile_srcs<Op>::B::Elem;
 
 /* The largest power of two that divides n and is at most room (at least 1). */
@@ -142,7 +157,8 @@ __global__ void __launch_bounds__(NT)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int wrow = warp / (BN / WN), wcol = warp % (BN / WN);
   const int trow = lane / (WSUBN / TN), tcol = lane % (WSUBN / TN);
-  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
+  warptile_place<Op>::at(op, brow, bcol);
   /* This block's slice of K. Unsplit kernels are compiled without it: with a loop bound that is
    * not a parameter, the register-heavy ones (matmul, double) measured 4-6% slower. */
   const int k0 = SPLIT ? blockIdx.z * Kz : 0, klen = SPLIT ? min(Kz, K - k0) : K;

@@ -22,6 +22,11 @@
  *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL)  -> ID of C
  *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL)   -> ID of C
  *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
+ *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE)        -> D, and P (int32) if asked for
+ *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE)       -> ID of D, and of P if asked for
+ *   __cudakernels__ ("apsp_time", CLASS, N, WARMUP, REPS [, "paths"]) -> times in ms
+ *   __cudakernels__ ("path_dev", IDP, N, S, T)          -> [lengths, vertices of the paths]
+ *   __cudakernels__ ("test_cancel_after", POLLS)        -> (for tests) a Ctrl-C after POLLS looks
  *   __cudakernels__ ("reset")                           -> frees everything, resets the device
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
@@ -58,6 +63,11 @@ static const struct {
     {"minplus_dev", cmd_minplus_dev},
     {"matmul_dev", cmd_matmul_dev},
     {"sum_dev", cmd_sum_dev},
+    {"apsp", cmd_apsp},
+    {"apsp_dev", cmd_apsp_dev},
+    {"apsp_time", cmd_apsp_time},
+    {"path_dev", cmd_path_dev},
+    {"test_cancel_after", cmd_test_cancel_after},
     {"reset", cmd_reset},
     {"memory", cmd_memory},
     {"test_alloc_limit", cmd_test_alloc_limit},

@@ -25,6 +25,12 @@ void gw_check(ck_status s) {
   case CK_ERR_INVALID:
     mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error());
     break;
+  case CK_ERR_NEGCYCLE:
+    mexErrMsgIdAndTxt("cudakernels:negativecycle", "%s", ck_last_error());
+    break;
+  case CK_ERR_INTERRUPTED:
+    mexErrMsgIdAndTxt("cudakernels:interrupted", "%s", ck_last_error());
+    break;
   default:
     mexErrMsgIdAndTxt("cudakernels:cudaerror", "CUDA error: %s", ck_last_error());
   }

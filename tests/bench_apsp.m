@@ -3,52 +3,73 @@
 
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{r} =} bench_apsp ()
-## @deftypefnx {} {@var{r} =} bench_apsp (@var{n}, @var{steps})
-## All-pairs shortest paths by repeated min-plus squaring,
-## @code{D = gpu_minplus (D, D)} @var{steps} times (default 13) on an
-## @var{n}-by-@var{n} single graph (default 4096): with host arrays (every step
-## a PCIe round trip), with a gpu_array (upload once, gather once), and the
-## kernel time alone (events, median of 5, times @var{steps}).  Prints the
-## three times and the ratios, checks that both loops give the same result,
-## and returns them in a struct.
+## @deftypefnx {} {@var{r} =} bench_apsp (@var{name}, @var{value}, @dots{})
+## Benchmark of gpu_apsp (blocked Floyd--Warshall) on random complete graphs
+## (weights 0..999), timed with events around the whole device call (survey,
+## conversions, rounds), median of the repetitions.  Each row gives the time,
+## the rate in n^3 pair updates per second, its share of the same run's
+## n = 8192 gpu_minplus rate of the class (kernel time, @code{minplus_time}),
+## and with @var{P} the ratio to @var{D} alone.  Beside it: all pairs by
+## repeated squaring (ceil (log2 (n)) products, kernel time) at the sizes in
+## @qcode{"squaring"}, and the CPU reference at @qcode{"cpu"}.
+##
+## Options: @qcode{"sizes"} (struct: class -> sizes), @qcode{"squaring"},
+## @qcode{"cpu"}, @qcode{"reps"} (default 2), @qcode{"csv"} (a file for the
+## rows).
 ## @end deftypefn
 
-function r = bench_apsp (n = 4096, steps = 13)
-  W = 1 + 9 * rand (n, "single");
-  W(rand (n) > 8 / n) = Inf;          # about 8 edges per vertex
-  W(1:n+1:end) = 0;
-  gpu_minplus (W(1:64, 1:64));        # load and warm up
-  kernel_ms = median (__cudakernels__ ("minplus_time", "single", "warptile", n, n, n, 1, 5));
-  r.kernel_s = steps * kernel_ms / 1e3;
-
-  t0 = tic ();
-  D = W;
-  for i = 1:steps
-    D = gpu_minplus (D, D);
+function r = bench_apsp (varargin)
+  o = struct ("sizes", struct ("single", [1024 2048 4096 8192 16384 32768],
+                               "double", [8192 16384], "int32", [8192 16384],
+                               "int16", [8192 16384]),
+              "squaring", [4096 8192], "cpu", 2048, "reps", 2, "csv", "");
+  for i = 1:2:numel (varargin)
+    o.(varargin{i}) = varargin{i+1};
   endfor
-  r.host_s = toc (t0);
-
-  t0 = tic ();
-  G = gpu_array (W);
-  r.upload_s = toc (t0);
-  __cudakernels__ ("sync");
-  t0 = tic ();
-  for i = 1:steps
-    G = gpu_minplus (G, G);
+  printf ("gpu_apsp, blocked Floyd-Warshall (%s)\n", gpu_info ().name);
+  printf ("%-7s %6s %11s %9s %9s %11s %8s\n", "class", "n", "D ms", "Tpair/s",
+          "of 8192", "D+P ms", "P cost");
+  r = struct ("class", {}, "n", {}, "d_ms", {}, "dp_ms", {}, "rate", {}, "share", {});
+  for cls = fieldnames (o.sizes)'
+    c = cls{1};
+    mp_ms = median (__cudakernels__ ("minplus_time", c, "warptile", 8192, 8192, 8192, 1, 3));
+    mp_rate = 8192^3 / (mp_ms / 1e3);
+    for n = o.sizes.(c)
+      reps = o.reps - (n >= 16384) * (o.reps - 1);   # one run of the largest
+      d = median (__cudakernels__ ("apsp_time", c, n, 1, reps));
+      dp = median (__cudakernels__ ("apsp_time", c, n, 0, reps, "paths"));
+      rate = n^3 / (d / 1e3);
+      r(end+1) = struct ("class", c, "n", n, "d_ms", d, "dp_ms", dp, "rate", rate,
+                         "share", rate / mp_rate);
+      printf ("%-7s %6d %11.1f %9.2f %8.1f%% %11.1f %7.2fx\n", c, n, d, rate / 1e12,
+              100 * rate / mp_rate, dp, dp / d);
+    endfor
+    printf ("%-7s n = 8192 gpu_minplus: %.2f Tpair/s\n", c, mp_rate / 1e12);
   endfor
-  __cudakernels__ ("sync");
-  r.device_s = toc (t0);
-  t0 = tic ();
-  DG = gather (G);
-  r.gather_s = toc (t0);
-
-  r.same = isequal (D, DG);
-  printf ("APSP by squaring, n = %d single, %d steps (%s)\n", n, steps, gpu_info ().name);
-  printf ("  kernel time alone      %8.1f ms\n", 1e3 * r.kernel_s);
-  printf ("  host arrays            %8.1f ms  (%.2fx kernel)\n", 1e3 * r.host_s, r.host_s / r.kernel_s);
-  printf ("  gpu_array loop         %8.1f ms  (%.3fx kernel)\n", 1e3 * r.device_s, r.device_s / r.kernel_s);
-  printf ("  + upload %.1f ms + gather %.1f ms = %.1f ms end to end (%.2fx kernel)\n", ...
-          1e3 * r.upload_s, 1e3 * r.gather_s, 1e3 * (r.upload_s + r.device_s + r.gather_s), ...
-          (r.upload_s + r.device_s + r.gather_s) / r.kernel_s);
-  printf ("  results identical: %d\n", r.same);
+  for n = o.squaring
+    steps = ceil (log2 (n));
+    sq = steps * median (__cudakernels__ ("minplus_time", "single", "warptile", n, n, n, 1, 3));
+    fw = median (__cudakernels__ ("apsp_time", "single", n, 1, 3));
+    printf ("single n = %d: squaring %d products %.1f ms, gpu_apsp %.1f ms: %.1fx faster\n",
+            n, steps, sq, fw, sq / fw);
+  endfor
+  if (o.cpu)
+    n = o.cpu;
+    W = single (randi ([0 999], n));
+    t0 = tic (); gpu_apsp (W, "kernel", "cpu"); t = toc (t0);
+    G = gpu_apsp (W(1:256, 1:256));   # warm
+    __cudakernels__ ("sync");
+    t1 = tic (); gpu_apsp (W); t2 = toc (t1);
+    printf ("single n = %d: CPU reference %.2f s (%.3f Tpair/s, %d threads), GPU from host arrays %.1f ms\n",
+            n, t, n^3 / t / 1e12, nproc (), 1e3 * t2);
+  endif
+  if (! isempty (o.csv))
+    f = fopen (o.csv, "w");
+    fprintf (f, "class,n,d_ms,dp_ms,tpairs,share_of_minplus_8192\n");
+    for i = 1:numel (r)
+      fprintf (f, "%s,%d,%.3f,%.3f,%.4f,%.4f\n", r(i).class, r(i).n, r(i).d_ms, r(i).dp_ms,
+               r(i).rate / 1e12, r(i).share);
+    endfor
+    fclose (f);
+  endif
 endfunction

@@ -36,7 +36,7 @@ if has_step sanitize; then
     echo "== compute-sanitizer $tool"
     compute-sanitizer --tool "$tool" --leak-check full --error-exitcode 9 \
       "$octave" --no-gui --no-init-file --no-history \
-      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul ()" > "$out/$tool.log" 2>&1
+      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp ()" > "$out/$tool.log" 2>&1
     rc=$?
     grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_|error" "$out/$tool.log" | head -20
     echo "$tool exit status: $rc"
@@ -61,8 +61,9 @@ if has_step bench; then
 fi
 
 if has_step apsp; then
-  echo "== APSP: host arrays against gpu_array"
-  run_octave "bench_apsp ();" 2>&1 | grep -v "ignoring const" | tee "$out/bench_apsp.txt"
+  echo "== APSP: gpu_apsp against gpu_minplus, squaring and the CPU reference"
+  run_octave "bench_apsp ('csv', '$out/bench_apsp.csv'); bench_squaring ();" 2>&1 | grep -v "ignoring const" |
+    tee "$out/bench_apsp.txt"
 fi
 
 if has_step e2e; then

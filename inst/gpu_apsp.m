@@ -1,0 +1,512 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{D} =} gpu_apsp (@var{W})
+## @deftypefnx {} {[@var{D}, @var{P}] =} gpu_apsp (@var{W})
+## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "kernel", @var{name})
+## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "verbose", @var{tf})
+## All-pairs shortest paths on the GPU, by blocked Floyd--Warshall.
+##
+## @var{W} is an @var{n}-by-@var{n} matrix of edge weights: @code{W(i,j)} is
+## the weight of the edge from vertex @var{i} to vertex @var{j}, @code{Inf}
+## (double, single) or @code{intmax} (integer classes) where there is no edge.
+## The diagonal counts as 0.  @code{D(i,j)} is the length of a shortest path
+## from @var{i} to @var{j} (@code{Inf} or @code{intmax} where there is none),
+## in the class of @var{W}.
+##
+## @code{P(i,j)} is the vertex just before @var{j} on one shortest path from
+## @var{i} to @var{j}, 0 on the diagonal and where @var{j} cannot be reached
+## from @var{i}; @code{gpu_path (P, s, t)} walks the paths back.  @var{P} is
+## int32 (half the memory of double; Octave indexes with it as with any
+## integer).  It is computed only when asked for.
+##
+## @itemize
+## @item Classes: double, single, int8, uint8, int16, uint16, int32, uint32.
+## A sparse @var{W} (double) has an edge for each stored (nonzero) entry; every
+## other pair has none.  A gpu_array @var{W} gives gpu_array results, computed
+## without leaving the device.
+## @item Negative weights are allowed.  A negative cycle raises the error
+## @code{cudakernels:negativecycle}, whose message names one vertex on it (a
+## negative diagonal entry is a negative cycle of one vertex).
+## @item Integer lengths are exact and saturate to the class, as Octave's
+## integer sums do: a path of length @code{intmax} or more counts as no path.
+## Nonnegative int8, uint8 and int16 weights run on the GPU's 16-bit DPX
+## min-add, two sums per instruction; nonnegative int32 and uint16 on the
+## 32-bit one; other integer data (negative weights, uint32) in double, where
+## every sum is exact.
+## @item Floating-point lengths are sums in the class of @var{W} along the
+## path, in the order the algorithm adds them.  Where they round (weights that
+## are not integers, or sums beyond @code{flintmax}), the GPU and the
+## @qcode{"cpu"} kernel may differ in the last bits, and a path walked
+## through @var{P} may sum to a value that differs from @var{D} by a few
+## units in the last place.
+## @item Paths: @var{P} describes shortest paths for every pair when no cycle
+## of the graph weighs exactly zero (zero-weight edges are fine as long as
+## they close no such cycle).  Where a zero-weight cycle ties two routes,
+## blocked Floyd--Warshall may record each vertex of the cycle as the other's
+## predecessor: @var{D} stays exact, but the path cannot be walked back, and
+## @code{gpu_path} raises @code{cudakernels:invalidinput} for it.  The
+## @qcode{"cpu"} kernel (plain Floyd--Warshall) has no such limit.
+## @item NaN or @code{-Inf} weights, and non-square, complex, logical or N-D
+## input raise @code{cudakernels:invalidinput}; a problem too large for the
+## device @code{cudakernels:outofmemory}.  No device memory is kept after the
+## call.
+## @end itemize
+##
+## The option @qcode{"kernel"} is @qcode{"gpu"} (the default) or
+## @qcode{"cpu"}, a multi-threaded CPU reference (plain Floyd--Warshall) that
+## needs no GPU.  Long runs answer Ctrl-C within a second or so, with the error
+## @code{cudakernels:interrupted}, leaving nothing on the device;
+## @code{"verbose", true} prints the rounds done about once a second.
+##
+## Example:
+##
+## @example
+## @group
+## W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+## [D, P] = gpu_apsp (W)
+## @result{} D =
+##      0     3     4
+##      3     0     1
+##      2     5     0
+## @result{} P =
+##      0     1     2
+##      3     0     2
+##      3     1     0
+## gpu_path (P, 1, 3)
+## @result{} 1   2   3
+## @end group
+## @end example
+##
+## @seealso{gpu_path, gpu_minplus, gpu_array}
+## @end deftypefn
+
+function [D, P] = gpu_apsp (W, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  [kernel, verbose] = parse_options (varargin);
+  if (isa (W, "gpu_array"))
+    [id, cls, dims] = facts (W);
+    check_class ("W", cls, true);
+    check_square (dims);
+    if (strcmp (kernel, "cpu"))
+      error ("cudakernels:invalidinput",
+             "gpu_apsp: the cpu kernel works on host arrays; gather W first");
+    endif
+    n = dims(1);
+    if (nargout < 2)
+      D = gpu_array ("__cudakernels_wrap__",
+                     ck_call ("gpu_apsp", "apsp_dev", id, n, verbose), cls, dims);
+    else
+      [idd, idp] = ck_call ("gpu_apsp", "apsp_dev", id, n, verbose);
+      D = gpu_array ("__cudakernels_wrap__", idd, cls, dims);
+      P = gpu_array ("__cudakernels_wrap__", idp, "int32", dims);
+    endif
+    return;
+  endif
+  if (issparse (W))
+    W = full_graph (W);
+  endif
+  check_class ("W", class (W), isnumeric (W) && isreal (W));
+  check_square (size (W));
+  if (nargout < 2)
+    D = ck_call ("gpu_apsp", "apsp", W, kernel, verbose);
+  else
+    [D, P] = ck_call ("gpu_apsp", "apsp", W, kernel, verbose);
+  endif
+endfunction
+
+function [kernel, verbose] = parse_options (opts)
+  kernel = "gpu";
+  verbose = 0;
+  if (mod (numel (opts), 2) != 0)
+    error ("cudakernels:invalidinput", "gpu_apsp: options must come in NAME, VALUE pairs");
+  endif
+  for i = 1:2:numel (opts)
+    name = opts{i};
+    value = opts{i+1};
+    if (! ischar (name))
+      error ("cudakernels:invalidinput", "gpu_apsp: option names must be strings");
+    endif
+    switch (lower (name))
+      case "kernel"
+        if (! ischar (value) || ! any (strcmpi (value, {"gpu", "cpu"})))
+          error ("cudakernels:invalidinput",
+                 "gpu_apsp: the kernel must be \"gpu\" or \"cpu\"");
+        endif
+        kernel = lower (value);
+      case "verbose"
+        if (! isscalar (value) || ! (islogical (value) || isnumeric (value)))
+          error ("cudakernels:invalidinput", "gpu_apsp: verbose must be true or false");
+        endif
+        verbose = double (logical (value));
+      otherwise
+        error ("cudakernels:invalidinput",
+               "gpu_apsp: unknown option \"%s\"; the options are \"kernel\" and \"verbose\"",
+               name);
+    endswitch
+  endfor
+endfunction
+
+function check_class (name, cls, real_numeric)
+  classes = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32"};
+  if (! real_numeric || ! any (strcmp (cls, classes)))
+    error ("cudakernels:invalidinput",
+           "gpu_apsp: %s must be a real matrix of class %s (it is %s%s)", name,
+           strjoin (classes, ", "), ifelse_str (real_numeric, "", "complex or non-numeric "), cls);
+  endif
+endfunction
+
+function s = ifelse_str (c, a, b)
+  if (c)
+    s = a;
+  else
+    s = b;
+  endif
+endfunction
+
+function check_square (dims)
+  if (numel (dims) != 2 || dims(1) != dims(2))
+    error ("cudakernels:invalidinput",
+           "gpu_apsp: W must be a square matrix; it is %s", strjoin (arrayfun (@num2str, dims,
+                                                                    "UniformOutput", false), "x"));
+  endif
+endfunction
+
+## Stored entries are edges, everything else no edge.
+function F = full_graph (S)
+  if (! isa (S, "double") || ! isreal (S))
+    error ("cudakernels:invalidinput", "gpu_apsp: a sparse W must be real double");
+  endif
+  [i, j, v] = find (S);
+  F = Inf (size (S));
+  F(sub2ind (size (S), i, j)) = v;
+endfunction
+
+## Test helpers.  ref_fw is Octave's own plain Floyd-Warshall (exact on the
+## integer-valued weights the tests use); graphs get negative edges without
+## negative cycles from potentials (w(i,j) = c(i,j) + h(i) - h(j), c >= 0,
+## so every cycle weighs sum (c) >= 0, and zero-weight cycles occur).
+%!function [D, P] = ref_fw (W)
+%!  n = rows (W); cls = class (W);
+%!  if (isinteger (W))
+%!    hi = double (intmax (cls)); lo = double (intmin (cls));
+%!    Wd = double (W); Wd(Wd == hi) = Inf;
+%!  else
+%!    Wd = W;
+%!  endif
+%!  D = Wd; D(1:n+1:end) = 0;
+%!  P = repmat ((1:n)', 1, n) .* isfinite (D); P(1:n+1:end) = 0;
+%!  for k = 1:n
+%!    S = D(:,k) + D(k,:);
+%!    m = S < D;
+%!    D(m) = S(m);
+%!    Pk = repmat (P(k,:), n, 1);
+%!    P(m) = Pk(m);
+%!  endfor
+%!  if (isinteger (W))
+%!    P(D >= hi) = 0;
+%!    D = cast (max (min (D, hi), lo), cls);
+%!  endif
+%!  P = int32 (P);
+%!endfunction
+%!function W = graph (n, cls, density, negative, zero_cycles = false)
+%!  ## integer weights with many ties; no edge where rand > density; zero
+%!  ## weights on edges i -> j with i < j only (so that no cycle weighs zero)
+%!  ## unless zero_cycles
+%!  C = randi ([0 9], n, n);
+%!  if (! zero_cycles)
+%!    C = C + tril (C == 0, -1);
+%!  endif
+%!  if (negative)
+%!    h = randi ([0 20], n, 1);
+%!    C = C + h - h';
+%!  endif
+%!  C(rand (n) > density) = Inf;
+%!  C(1:n+1:end) = 0;
+%!  if (any (strcmp (cls, {"double", "single"})))
+%!    W = cast (C, cls);
+%!  else
+%!    C(isinf (C)) = double (intmax (cls));
+%!    W = cast (C, cls);
+%!  endif
+%!endfunction
+%!function check_paths (W, D, P)
+%!  ## every path walked back through P ends at its source and weighs D (in
+%!  ## double: exact for these weights); unreachable pairs have P == 0
+%!  n = rows (W);
+%!  Wd = double (W); Dd = double (D);
+%!  if (isinteger (W))
+%!    hi = double (intmax (class (W)));
+%!    Wd(Wd == hi) = Inf; Dd(Dd == hi) = Inf;
+%!  endif
+%!  Pd = double (P);
+%!  reach = isfinite (Dd) & ! eye (n);
+%!  assert (all (Pd(reach) >= 1 & Pd(reach) <= n));
+%!  assert (all (Pd(! reach) == 0));
+%!  [i, j] = find (reach);
+%!  ## every pair: the last edge of its path is tight, D(i,j) = D(i,p) + W(p,j)
+%!  p = Pd(reach);
+%!  assert (Dd(sub2ind ([n n], i, p)) + Wd(sub2ind ([n n], p, j)), Dd(reach));
+%!  ## and a sample walked back whole (no loops)
+%!  if (numel (i) > 300)
+%!    q = randperm (numel (i), 300); i = i(q); j = j(q);
+%!  endif
+%!  for q = 1:numel (i)
+%!    p = gpu_path (P, i(q), j(q));
+%!    assert (p(1), i(q)); assert (p(end), j(q));
+%!    w = sum (Wd(sub2ind ([n n], p(1:end-1), p(2:end))));
+%!    assert (w, Dd(i(q), j(q)));
+%!  endfor
+%!endfunction
+%!function x = intmax_of (W)
+%!  if (isinteger (W))
+%!    x = intmax (class (W));
+%!  else
+%!    x = Inf;
+%!  endif
+%!endfunction
+%!function tf = released ()
+%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
+%!endfunction
+
+## ---- the CPU reference against Octave's own Floyd-Warshall (runs everywhere) ----
+%!test
+%! for cls = {"double", "single", "int8", "uint8", "int16", "int32", "uint32"}
+%!   for n = [1 2 5 31 64]
+%!     neg = ! any (strcmp (cls{1}, {"uint8", "uint32"}));
+%!     W = graph (n, cls{1}, 0.3, neg);
+%!     [D, P] = gpu_apsp (W, "kernel", "cpu");
+%!     [Dr, Pr] = ref_fw (W);
+%!     assert (class (D), cls{1}); assert (class (P), "int32");
+%!     assert (D, Dr, 0);
+%!     assert (P, Pr);
+%!     check_paths (W, D, P);
+%!   endfor
+%! endfor
+
+%!test
+%! W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+%! [D, P] = gpu_apsp (W, "kernel", "cpu");
+%! assert (D, [0 3 4; 3 0 1; 2 5 0]);
+%! assert (P, int32 ([0 1 2; 3 0 2; 3 1 0]));
+%! assert (gpu_apsp (sparse ([0 3 0; 0 0 1; 2 0 0]), "kernel", "cpu"), D);
+
+## integers saturate: a path of intmax or more is no path
+%!test
+%! W = int8 ([0 100 127; 127 0 100; 127 127 0]);
+%! [D, P] = gpu_apsp (W, "kernel", "cpu");
+%! assert (D, int8 ([0 100 127; 127 0 100; 127 127 0]));
+%! assert (P, int32 ([0 1 0; 0 0 2; 0 0 0]));
+%! W = int8 ([0 -100 127; 127 0 -100; 127 127 0]);
+%! assert (gpu_apsp (W, "kernel", "cpu"), int8 ([0 -100 -128; 127 0 -100; 127 127 0]));
+
+## zero-weight cycles: D is exact; P may lead round in circles, which gpu_path
+## reports (see the help)
+%!test
+%! W = [0 0 5; 0 0 Inf; Inf 1 0];
+%! [D, P] = gpu_apsp (W, "kernel", "cpu");
+%! assert (D, [0 0 5; 0 0 5; 1 1 0]);
+%! check_paths (W, D, P);
+
+## ---- bad input: identified errors, on any machine ----
+%!error <negative cycle> gpu_apsp ([0 1; -2 0], "kernel", "cpu")
+%!error <vertex 2> gpu_apsp ([0 1 Inf; Inf -1 Inf; 1 1 0], "kernel", "cpu")
+%!test
+%! try
+%!   gpu_apsp ([0 1 Inf; Inf 0 -3; 1 Inf 0], "kernel", "cpu");
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "cudakernels:negativecycle");
+%! end_try_catch
+%!error <NaN> gpu_apsp ([0 NaN; 1 0], "kernel", "cpu")
+%!error <-Inf> gpu_apsp ([0 -Inf; 1 0], "kernel", "cpu")
+%!error <square> gpu_apsp (ones (2, 3))
+%!error <square> gpu_apsp (ones (2, 2, 2))
+%!error <complex> gpu_apsp ([0 1i; 1 0])
+%!error <logical> gpu_apsp (true (2))
+%!error <int64> gpu_apsp (int64 ([0 1; 1 0]))
+%!error <unknown option> gpu_apsp (1, "foo", 1)
+%!error <kernel> gpu_apsp (1, "kernel", "warptile")
+%!test
+%! try
+%!   gpu_apsp ([0 NaN; 1 0], "kernel", "cpu");
+%! catch err
+%!   assert (err.identifier, "cudakernels:invalidinput");
+%! end_try_catch
+%!test
+%! assert (size (gpu_apsp (zeros (0, 0), "kernel", "cpu")), [0 0]);
+
+## ---- the GPU against the CPU reference ----
+%!testif ; gpu_available ()
+%! for cls = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32"}
+%!   for n = [1 2 31 257 1000]
+%!     for neg = [false true]
+%!       if (neg && any (strcmp (cls{1}, {"uint8", "uint16", "uint32"})))
+%!         continue;
+%!       endif
+%!       if (n == 1000 && ! any (strcmp (cls{1}, {"single", "int16", "int32"})))
+%!         continue;   # the larger size on one class of each work type
+%!       endif
+%!       W = graph (n, cls{1}, 0.05 + 0.5 * rand (), neg);
+%!       W0 = W;
+%!       [D, P] = gpu_apsp (W);
+%!       [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+%!       assert (class (D), cls{1});
+%!       assert (D, Dr, 0);
+%!       assert (gpu_apsp (W), D, 0);   # the same without P
+%!       assert (W, W0);                 # input untouched
+%!       check_paths (W, D, P);
+%!     endfor
+%!   endfor
+%! endfor
+%! assert (released ());
+
+## graphs with zero-weight cycles: D still exact; every path gpu_path returns is
+## a shortest one, and any other pair raises the identified error
+%!testif ; gpu_available ()
+%! for cls = {"double", "int16"}
+%!   W = graph (300, cls{1}, 0.3, strcmp (cls{1}, "double"), true);
+%!   [D, P] = gpu_apsp (W);
+%!   assert (D, gpu_apsp (W, "kernel", "cpu"), 0);
+%!   Wd = double (W); Wd(Wd == double (intmax_of (W))) = Inf;
+%!   for q = 1:500
+%!     i = randi (300); j = randi (300);
+%!     if (! isfinite (double (D(i,j))) || double (D(i,j)) == double (intmax_of (W)))
+%!       continue;
+%!     endif
+%!     try
+%!       p = gpu_path (P, i, j);
+%!       assert (sum (Wd(sub2ind ([300 300], p(1:end-1), p(2:end)))), double (D(i,j)));
+%!     catch err
+%!       assert (err.identifier, "cudakernels:invalidinput");
+%!     end_try_catch
+%!   endfor
+%! endfor
+
+## disconnected parts, isolated vertices and integer extremes
+%!testif ; gpu_available ()
+%! n = 300;
+%! W = graph (n, "double", 0.2, true);
+%! W(1:150, 151:end) = Inf; W(151:end, 1:150) = Inf;   # two parts
+%! W(77, :) = Inf; W(:, 77) = Inf; W(77, 77) = 0;      # an isolated vertex
+%! [D, P] = gpu_apsp (W);
+%! assert (D, gpu_apsp (W, "kernel", "cpu"), 0);
+%! assert (all (isinf (D(1:150, 151:end))(:)));
+%! assert (all (P(1:150, 151:end)(:) == 0));
+%! check_paths (W, D, P);
+%! for cls = {"int16", "int32", "uint16"}   # weights near intmax: sums at and past it
+%!   hi = double (intmax (cls{1}));
+%!   W = cast (randi ([floor(hi / 3), hi], 70), cls{1});
+%!   W(1:71:end) = 0;
+%!   [D, P] = gpu_apsp (W);
+%!   [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+%!   assert (D, Dr, 0);
+%!   assert (P(D == intmax (cls{1})), zeros (nnz (D == intmax (cls{1})), 1, "int32"));
+%!   check_paths (W, D, P);
+%! endfor
+
+## non-integer weights: the same up to rounding, paths weigh D up to rounding
+%!testif ; gpu_available ()
+%! for cls = {"double", "single"}
+%!   W = cast (rand (300) * 10, cls{1});
+%!   W(rand (300) > 0.1) = Inf;
+%!   [D, P] = gpu_apsp (W);
+%!   Dr = gpu_apsp (W, "kernel", "cpu");
+%!   tol = 64 * eps (cls{1});
+%!   assert (double (D), double (Dr), -tol);
+%!   [i, j] = find (isfinite (D) & ! eye (300));
+%!   for q = randperm (numel (i), 200)
+%!     p = gpu_path (P, i(q), j(q));
+%!     w = sum (double (W(sub2ind ([300 300], p(1:end-1), p(2:end)))));
+%!     assert (w, double (D(i(q), j(q))), -tol);
+%!   endfor
+%! endfor
+
+## gpu_array in, gpu_array out; sparse; negative cycles
+%!testif ; gpu_available ()
+%! W = graph (400, "single", 0.1, true);
+%! G = gpu_array (W);
+%! [DG, PG] = gpu_apsp (G);
+%! assert (isa (DG, "gpu_array") && isa (PG, "gpu_array"));
+%! assert (classUnderlying (PG), "int32");
+%! [D, P] = gpu_apsp (W);
+%! assert (gather (DG), D, 0);
+%! assert (gpu_path (PG, 3, 100), gpu_path (gather (PG), 3, 100));
+%! check_paths (W, gather (DG), gather (PG));
+%! S = sparse ([1 2 3], [2 3 1], [4 5 6], 3, 3);
+%! assert (gpu_apsp (S), [0 4 9; 11 0 5; 6 10 0]);
+%! clear G DG PG;
+%! assert (released ());
+%!testif ; gpu_available ()
+%! for cls = {"double", "single", "int16", "int32"}
+%!   W = graph (600, cls{1}, 0.3, false);
+%!   W(400, 17) = -1000; W(17, 523) = 0; W(523, 400) = 0;   # the cycle 17 -> 523 -> 400 -> 17
+%!   try
+%!     gpu_apsp (W);
+%!     error ("no error");
+%!   catch err
+%!     assert (err.identifier, "cudakernels:negativecycle");
+%!     ## every negative cycle uses the edge 400 -> 17: v is on one when a path
+%!     ## 17 ~> v ~> 400 without that edge is shorter than 1000
+%!     v = str2double (regexp (err.message, 'vertex (\d+)', "tokens", "once"){1});
+%!     W(400, 17) = intmax_of (W);
+%!     D0 = double (gpu_apsp (W, "kernel", "cpu"));
+%!     assert (D0(17, v) + D0(v, 400) < 1000);
+%!   end_try_catch
+%!   assert (released ());
+%! endfor
+%!testif ; gpu_available ()
+%! try
+%!   gpu_apsp ([0 1; -1 -1]);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "cudakernels:negativecycle");
+%!   assert (! isempty (strfind (err.message, "vertex 2")));
+%! end_try_catch
+%!testif ; gpu_available ()
+%! try
+%!   gpu_apsp (gpu_array ([0 NaN; 1 0]));
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "cudakernels:invalidinput");
+%! end_try_catch
+%! assert (released ());
+
+## Ctrl-C (through the test hook) and out of memory leave nothing behind
+%!testif ; gpu_available ()
+%! W = graph (2000, "single", 0.5, false);
+%! __cudakernels__ ("test_cancel_after", 2);
+%! try
+%!   [D, P] = gpu_apsp (W);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "cudakernels:interrupted");
+%! end_try_catch
+%! assert (released ());
+%! __cudakernels__ ("test_alloc_limit", 2^20);
+%! unwind_protect
+%!   try
+%!     gpu_apsp (W);
+%!     error ("no error");
+%!   catch err
+%!     assert (err.identifier, "cudakernels:outofmemory");
+%!   end_try_catch
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("test_alloc_limit", 0);
+%! end_unwind_protect
+%! assert (released ());
+%! assert (gpu_apsp (W(1:300, 1:300)), gpu_apsp (W(1:300, 1:300), "kernel", "cpu"));
+
+%!demo
+%! ## Shortest routes in a small road network (minutes), with the route itself
+%! W = Inf (5); W(1:6:end) = 0;
+%! W(1,2) = 7; W(2,3) = 4; W(1,4) = 2; W(4,3) = 3; W(3,5) = 1; W(4,5) = 9;
+%! kernel = "cpu";
+%! if (gpu_available ())
+%!   kernel = "gpu";
+%! endif
+%! [D, P] = gpu_apsp (W, "kernel", kernel);
+%! printf ("1 -> 5 takes %d minutes via %s\n", D(1,5), mat2str (gpu_path (P, 1, 5)));

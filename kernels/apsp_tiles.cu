@@ -1,0 +1,212 @@
+/* Blocked Floyd-Warshall, step 1: closing a pivot block (apsp.cuh has the round). The block
+ * (AP_BLOCK wide) is itself closed by blocked Floyd-Warshall over AP_TILE-wide tiles: each tile
+ * on the diagonal by plain Floyd-Warshall in shared memory, then its row and column strips and
+ * the rest of the block by small tile products. Its work is AP_BLOCK^3 per round, a few hundredth
+ * of the round's, and it is bound by the latency of its dependent steps, not by arithmetic: the
+ * kernels here are simple, and exact (the winner of every term is tracked, not of every tile).
+ * The snapshot kernel (step 2) serves both levels. */
+#include <type_traits>
+
+#include "apsp.cuh"
+
+/* ---- step 2: the snapshot ---- */
+
+template <class T, class TW> __device__ __forceinline__ TW ap_word_of(T v) {
+  if constexpr (std::is_same<T, TW>::value) return v;
+  else return (TW)v | (TW)v << 16; /* a 16-bit value in both halves of its word */
+}
+
+/* One flat pass over the three pieces: the pivot block (B x B), the row strip (B x size) and the
+ * column strip (size x B), each copied with its next hops; for word operands (TW != T) the
+ * pivot block and the column strip also as words. */
+template <class T, class TW, bool ARG>
+__global__ void ap_snapshot(const T *__restrict__ X, const int *__restrict__ N, size_t ld,
+                            size_t size, size_t p, int B, ap_snap<T, TW> s) {
+  const size_t pieces[3] = {(size_t)B * B, (size_t)B * size, size * B};
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int piece = 0;
+  while (piece < 3 && idx >= pieces[piece]) idx -= pieces[piece++];
+  if (piece == 3) return;
+  size_t r, c, row, col;
+  split_index(idx, piece == 1 ? size : (size_t)B, r, c);
+  row = piece == 2 ? r : p + r;
+  col = piece == 1 ? c : p + c;
+  const T v = X[row * ld + col];
+  const bool words = !std::is_same<T, TW>::value;
+  if (piece == 0) {
+    s.pv[idx] = v;
+    if (words) s.pva[idx] = ap_word_of<T, TW>(v);
+    if (ARG) s.npv[idx] = N[row * ld + col];
+  } else if (piece == 1) {
+    s.rs[idx] = v;
+  } else {
+    s.cs[idx] = v;
+    if (words) s.csa[idx] = ap_word_of<T, TW>(v);
+    if (ARG) s.ncs[idx] = N[row * ld + col];
+  }
+}
+
+template <class T, class TW, bool ARG>
+void ap_take_snapshot(const T *X, const int *N, size_t ld, size_t size, size_t p, int B,
+                      const ap_snap<T, TW> &s) {
+  const size_t count = (size_t)B * B + 2 * (size_t)B * size;
+  ap_snapshot<T, TW, ARG><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, N, ld, size, p, B, s);
+}
+
+/* ---- a tile on the diagonal: plain Floyd-Warshall ----
+ * Within step k, row k and column k do not change (X[k][k] = 0, unless a negative cycle has
+ * already been found, when the values no longer matter), so every entry can be updated from
+ * them at once, with one barrier per step. */
+template <class T, bool ARG>
+__global__ void __launch_bounds__(AP_FW_THREADS)
+    ap_fw_tile(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg) {
+  typedef typename ap_work<T>::S S;
+  /* no padding: a warp reads 32 neighbours of one row, or one value (broadcast); for double with
+   * the next hops that is the whole 48 KB of static shared memory */
+  __shared__ T D[AP_TILE][AP_TILE];
+  __shared__ int Nx[ARG ? AP_TILE : 1][AP_TILE];
+  const int c = threadIdx.x % AP_TILE, r0 = threadIdx.x / AP_TILE;
+  const int RSTEP = AP_FW_THREADS / AP_TILE;
+  for (int r = r0; r < AP_TILE; r += RSTEP) {
+    D[r][c] = X[(size_t)r * ld + c];
+    if (ARG) Nx[r][c] = N[(size_t)r * ld + c];
+  }
+  __syncthreads();
+  for (int k = 0; k < AP_TILE; k++) {
+    const S b = D[k][c];
+#pragma unroll
+    for (int r = r0; r < AP_TILE; r += RSTEP) {
+      const S t = ap_work<T>::sum(D[r][k], b);
+      /* row k and column k are left alone: they cannot improve, and a store the compiler makes
+       * unconditional there would race with their readers (compute-sanitizer racecheck) */
+      if (r != k && c != k && t < (S)D[r][c]) {
+        D[r][c] = (T)t;
+        if (ARG) Nx[r][c] = Nx[r][k];
+      }
+    }
+    __syncthreads();
+  }
+  for (int r = r0; r < AP_TILE; r += RSTEP) {
+    X[(size_t)r * ld + c] = D[r][c];
+    if (ARG) N[(size_t)r * ld + c] = Nx[r][c];
+    if constexpr (std::is_floating_point<T>::value) /* the integer forms hold no negatives */
+      if (r == c && D[r][c] < (T)0) atomicMin(neg, base + r);
+  }
+}
+
+/* ---- the tile product of the closure's strips and rest ----
+ * 64 x 64 outputs per block, 4 x 4 per thread on a stride of 16 (so that a warp's shared-memory
+ * reads hit distinct banks), k in chunks of AP_CHUNK through shared memory. Each output starts
+ * from its old value and keeps the k of its last strict improvement. blockIdx.z picks one of two
+ * jobs (a round's row and column strips run in one launch). */
+#define AP_CHUNK 32
+template <class T, bool ARG>
+__global__ void __launch_bounds__(AP_TILE_THREADS)
+    ap_tile_product(ap_job<T, T> j0, ap_job<T, T> j1) {
+  typedef typename ap_work<T>::S S;
+  const ap_job<T, T> &j = blockIdx.z ? j1 : j0;
+  const int tr = blockIdx.y, tc = blockIdx.x;
+  if (tr * AP_TILE >= j.rows || tc * AP_TILE >= j.cols || tr == j.skip_r || tc == j.skip_c)
+    return;
+  __shared__ T As[AP_CHUNK][AP_TILE + 1], Bs[AP_CHUNK][AP_TILE];
+  const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
+  const size_t r0 = (size_t)tr * AP_TILE, c0 = (size_t)tc * AP_TILE;
+  S v[4][4];
+  int arg[4][4];
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+      v[i][q] = j.old[(r0 + ty + 16 * i) * j.ldo + c0 + tx + 16 * q];
+      arg[i][q] = -1;
+    }
+  for (int k0 = 0; k0 < j.depth; k0 += AP_CHUNK) {
+    for (int e = threadIdx.x; e < AP_CHUNK * AP_TILE; e += AP_TILE_THREADS) {
+      As[e % AP_CHUNK][e / AP_CHUNK] = j.A[(r0 + e / AP_CHUNK) * j.lda + k0 + e % AP_CHUNK];
+      Bs[e / AP_TILE][e % AP_TILE] = j.B[(size_t)(k0 + e / AP_TILE) * j.ldb + c0 + e % AP_TILE];
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (int k = 0; k < AP_CHUNK; k++) {
+      T a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; i++) a[i] = As[k][ty + 16 * i];
+#pragma unroll
+      for (int q = 0; q < 4; q++) b[q] = Bs[k][tx + 16 * q];
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+          const S t = ap_work<T>::sum(a[i], b[q]);
+          if (t < v[i][q]) {
+            v[i][q] = t;
+            arg[i][q] = k0 + k;
+          }
+        }
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+      const size_t r = r0 + ty + 16 * i, c = c0 + tx + 16 * q;
+      const bool better = arg[i][q] >= 0;
+      int nx = 0;
+      if (ARG) nx = better ? j.na[r * j.ldna + arg[i][q]] : j.ncopy ? j.nold[r * j.ldnold + c] : 0;
+      if (better) {
+        j.out[r * j.ldout + c] = (T)v[i][q];
+        if (ARG) j.nout[r * j.ldnout + c] = nx;
+      }
+      if (j.copy) j.copy[r * j.ldcopy + c] = (T)v[i][q];
+      if (ARG && j.ncopy) j.ncopy[r * j.ldncopy + c] = nx;
+    }
+}
+
+static dim3 ap_tile_grid(int rows, int cols) {
+  return dim3((unsigned)((cols + AP_TILE - 1) / AP_TILE), (unsigned)((rows + AP_TILE - 1) / AP_TILE),
+              2);
+}
+
+/* The closure of the B x B block at (k0, k0): B / AP_TILE rounds of four launches. */
+template <class T, bool ARG>
+void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s) {
+  const size_t ld = m.np;
+  T *X = m.X + k0 * ld + k0;
+  int *N = ARG ? m.N + k0 * ld + k0 : NULL;
+  const int tiles = B / AP_TILE;
+  for (int t = 0; t < tiles; t++) {
+    const size_t p = (size_t)t * AP_TILE;
+    ap_fw_tile<T, ARG><<<1, AP_FW_THREADS>>>(X + p * ld + p, ARG ? N + p * ld + p : NULL, ld,
+                                             (int)(k0 + p), m.neg);
+    if (tiles == 1) break;
+    ap_take_snapshot<T, T, ARG>(X, N, ld, (size_t)B, p, AP_TILE, s);
+    ap_job<T, T> row = {}, col = {}, rest = {};
+    /* the row strip: pivot (x) row strip, from the copies */
+    row.A = s.pv, row.lda = AP_TILE, row.B = s.rs, row.ldb = B, row.old = s.rs, row.ldo = B;
+    row.out = X + p * ld, row.ldout = ld;
+    row.na = s.npv, row.ldna = AP_TILE, row.nout = ARG ? N + p * ld : NULL, row.ldnout = ld;
+    row.rows = AP_TILE, row.cols = B, row.depth = AP_TILE, row.skip_r = -1, row.skip_c = t;
+    /* the column strip: column strip (x) pivot, into X and into the copy the rest reads */
+    col.A = s.cs, col.lda = AP_TILE, col.B = s.pv, col.ldb = AP_TILE, col.old = s.cs;
+    col.ldo = AP_TILE, col.out = X + p, col.ldout = ld, col.copy = s.cs2, col.ldcopy = AP_TILE;
+    col.na = s.ncs, col.ldna = AP_TILE, col.nold = s.ncs, col.ldnold = AP_TILE;
+    col.nout = ARG ? N + p : NULL, col.ldnout = ld, col.ncopy = s.ncs2, col.ldncopy = AP_TILE;
+    col.rows = B, col.cols = AP_TILE, col.depth = AP_TILE, col.skip_r = -1, col.skip_c = -1;
+    ap_tile_product<T, ARG><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
+    /* the rest, in place: it reads the row strip in X (its tiles are left out) */
+    rest.A = s.cs2, rest.lda = AP_TILE, rest.B = X + p * ld, rest.ldb = ld, rest.old = X;
+    rest.ldo = ld, rest.out = X, rest.ldout = ld, rest.na = s.ncs2, rest.ldna = AP_TILE;
+    rest.nout = N, rest.ldnout = ld, rest.rows = B, rest.cols = B, rest.depth = AP_TILE;
+    rest.skip_r = t, rest.skip_c = t;
+    dim3 g = ap_tile_grid(B, B);
+    g.z = 1;
+    ap_tile_product<T, ARG><<<g, AP_TILE_THREADS>>>(rest, rest);
+  }
+}
+
+#define AP_TILES_INSTANCE(T, ARG)                                                             \
+  template void ap_close_block<T, ARG>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &); \
+  template void ap_take_snapshot<T, typename ap_work<T>::S, ARG>(                             \
+      const T *, const int *, size_t, size_t, size_t, int, const ap_snap<T, typename ap_work<T>::S> &);
+AP_INSTANTIATE(AP_TILES_INSTANCE)

@@ -1,0 +1,183 @@
+/* Blocked Floyd-Warshall, steps 2 to 4 of a round (apsp.cuh): the snapshot, then the pivot's row
+ * and column strips and the rest of the matrix as min-plus products that keep only strict
+ * improvements, on the warp-tiled kernel of warptile.cuh with gpu_minplus's tile shapes
+ * (minplus_policy.cuh). Step 4 is nearly all of the algorithm's work.
+ *
+ * The winner of each output is tracked per BK-deep tile, as gpu_minplus's witness is
+ * (minplus_warptile.cuh), and searched within its tile only where the output improved: after
+ * the first few rounds few outputs do, so the search costs little and the next-hop matrix is
+ * written only there. */
+#include "apsp.cuh"
+#include "warptile.cuh"
+
+/* The arithmetic of each work type in the kernel's words: the identity of the minimum, one
+ * pair update (min (c, a + b)), and the running minimum v taking a tile's minimum t, with its
+ * tile, where t is smaller. */
+template <class T> struct ap_words;
+template <> struct ap_words<float> {
+  typedef float W;
+  enum { E = 1 };
+  static __device__ __forceinline__ W identity() { return INFINITY; }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return fminf(c, a + b); }
+  static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
+    if (t < v) v = t, id = tile;
+  }
+};
+template <> struct ap_words<double> {
+  typedef double W;
+  enum { E = 1 };
+  static __device__ __forceinline__ W identity() { return INFINITY; }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return fmin(c, a + b); }
+  static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
+    if (t < v) v = t, id = tile;
+  }
+};
+template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
+  typedef uint32_t W;
+  enum { E = 1 };
+  static __device__ __forceinline__ W identity() { return 0xffffffffu; }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u32(a, b, c); }
+  static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
+    if (t < v) v = t, id = tile;
+  }
+};
+/* Two 16-bit values per word (values below 2^15: no half wraps, so a + b adds both halves).
+ * keep without compares, as gpu_minplus's packed witness does: v - min (v, t) is nonzero in
+ * each half that improved, capped at 1 and times the tile (which only grows) it raises that
+ * half's id by a max. */
+template <> struct ap_words<uint16_t> {
+  typedef uint32_t W;
+  enum { E = 2 };
+  static __device__ __forceinline__ W identity() { return 0xffffffffu; }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u16x2(a, b, c); }
+  static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
+    const uint32_t nv = __vminu2(v, t);
+    id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
+    v = nv;
+  }
+};
+
+/* The Op of warptile_kernel (warptile.cuh) for one step's product: ap_job in words. Outputs are
+ * (row i, word jw); element jw * E + h of row i is half h of the word. */
+template <class TE, bool ARG, int BK> struct ap_op {
+  typedef ap_words<TE> Wd;
+  typedef typename Wd::W T;
+  enum { E = Wd::E };
+  struct Acc {
+    T v, t;
+    uint32_t id;
+  };
+  ap_job<T, T> j;
+  int skip_rows, skip_words; /* the pivot's rows and words left out of the grid: AP_BLOCK or 0 */
+
+  __device__ __forceinline__ void place(int &brow, int &bcol) const {
+    if (j.skip_r >= 0 && brow >= j.skip_r) brow += skip_rows;
+    if (j.skip_c >= 0 && bcol >= j.skip_c) bcol += skip_words;
+  }
+  static __device__ __forceinline__ void init(Acc &x) {
+    x.v = Wd::identity();
+    x.id = 0;
+  }
+  static __device__ __forceinline__ void first(Acc &x, T a, T b) {
+    if (ARG) x.t = a + b;
+    else x.v = Wd::addmin(a, b, x.v);
+  }
+  static __device__ __forceinline__ void step(Acc &x, T a, T b) {
+    if (ARG) x.t = Wd::addmin(a, b, x.t);
+    else x.v = Wd::addmin(a, b, x.v);
+  }
+  static __device__ __forceinline__ void tile_end(Acc &x, int t) {
+    if (ARG) Wd::keep(x.v, x.id, x.t, (uint32_t)t);
+  }
+
+  /* The first k of tile `tile` whose term for element (i, col) is v: the winner. */
+  __device__ int winner(int i, int col, typename ap_work<TE>::S v, uint32_t tile) const {
+    const TE *b = (const TE *)j.B + col;
+    const size_t ldb = j.ldb * E;
+    const int k0 = (int)tile * BK;
+    for (int k = k0; k < k0 + BK; k++) {
+      const TE a = (TE)j.A[(size_t)i * j.lda + k]; /* a word's low half is the value */
+      if (ap_work<TE>::sum(a, b[k * ldb]) == v) return k;
+    }
+    return k0; /* not reached: the tile holds the minimum */
+  }
+  /* The next hop of element (i, col): the winner's where it improved, else the old one. */
+  __device__ __forceinline__ int next_hop(int i, int col, bool better,
+                                          typename ap_work<TE>::S v, uint32_t tile) const {
+    if (better) return j.na[(size_t)i * j.ldna + winner(i, col, v, tile)];
+    return j.ncopy ? j.nold[(size_t)i * j.ldnold + col] : 0;
+  }
+  __device__ __forceinline__ void put_next(int i, int col, bool better, int nx) const {
+    if (better) j.nout[(size_t)i * j.ldnout + col] = nx;
+    if (j.ncopy) j.ncopy[(size_t)i * j.ldncopy + col] = nx;
+  }
+
+  __device__ __forceinline__ void store(const Acc &x, int i, int jw) const {
+    const T old = j.old[(size_t)i * j.ldo + jw];
+    if constexpr (E == 1) {
+      const bool better = x.v < old;
+      if (better) j.out[(size_t)i * j.ldout + jw] = x.v;
+      if (j.copy) j.copy[(size_t)i * j.ldcopy + jw] = better ? x.v : old;
+      if (ARG) put_next(i, jw, better, next_hop(i, jw, better, x.v, x.id));
+    } else {
+      const uint32_t nv = __vminu2(x.v, old);
+      if (nv != old) j.out[(size_t)i * j.ldout + jw] = nv;
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const uint32_t vh = (nv >> 16 * h) & 0xffffu;
+        const bool better = vh < ((old >> 16 * h) & 0xffffu);
+        const int col = 2 * jw + h;
+        if (j.copy) j.copy[(size_t)i * j.ldcopy + col] = vh | vh << 16;
+        if (ARG) put_next(i, col, better, next_hop(i, col, better, vh, (x.id >> 16 * h) & 0xffffu));
+      }
+    }
+  }
+};
+
+/* One step's product: job.rows x job.cols words, job.depth deep, less the pivot's tiles. */
+template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
+  typedef typename ap_words<TE>::W W;
+  typedef typename v3_cfg<W, ARG>::type C;
+  typedef ap_op<TE, ARG, C::BK> Op;
+  const int E = ap_words<TE>::E;
+  Op op = {job, job.skip_r >= 0 ? AP_BLOCK : 0, job.skip_c >= 0 ? AP_BLOCK / E : 0};
+  const int rows = job.rows - op.skip_rows, cols = job.cols - op.skip_words;
+  if (rows <= 0 || cols <= 0) return;
+  warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN, C::NT, false>
+      <<<dim3(cols / C::BN, rows / C::BM), C::NT>>>((int)job.ldb, job.depth, job.depth, job.A,
+                                                    job.B, op);
+}
+
+template <class T, bool ARG>
+void ap_round_rest(const ap_matrix<T> &m, size_t k0, const ap_snap<T, typename ap_work<T>::S> &s) {
+  typedef typename ap_words<T>::W W;
+  const int E = ap_words<T>::E, B = AP_BLOCK;
+  const size_t np = m.np, ldw = np / E;
+  W *X = (W *)m.X;
+  int *N = ARG ? m.N : NULL;
+  ap_take_snapshot<T, W, ARG>(m.X, m.N, np, np, k0, B, s);
+  ap_job<W, W> row = {}, col = {}, rest = {};
+  /* the row strip: pivot (x) row strip, from the copies */
+  row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
+  row.ldo = ldw, row.out = X + k0 * ldw, row.ldout = ldw, row.na = s.npv, row.ldna = B;
+  row.nout = ARG ? N + k0 * np : NULL, row.ldnout = np;
+  row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
+  /* the column strip: column strip (x) pivot, into X and the copy step 4 reads */
+  col.A = s.csa, col.lda = B, col.B = (const W *)s.pv, col.ldb = B / E, col.old = (const W *)s.cs;
+  col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
+  col.na = s.ncs, col.ldna = B, col.nold = s.ncs, col.ldnold = B;
+  col.nout = ARG ? N + k0 : NULL, col.ldnout = np, col.ncopy = s.ncs2, col.ldncopy = B;
+  col.rows = (int)np, col.cols = B / E, col.depth = B, col.skip_r = -1, col.skip_c = -1;
+  /* the rest, in place */
+  rest.A = s.cs2a, rest.lda = B, rest.B = X + k0 * ldw, rest.ldb = ldw, rest.old = X;
+  rest.ldo = ldw, rest.out = X, rest.ldout = ldw, rest.na = s.ncs2, rest.ldna = B;
+  rest.nout = N, rest.ldnout = np, rest.rows = (int)np, rest.cols = (int)ldw, rest.depth = B;
+  rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
+  ap_product<T, ARG>(row);
+  ap_product<T, ARG>(col);
+  ap_product<T, ARG>(rest);
+}
+
+#define AP_WARPTILE_INSTANCE(T, ARG) \
+  template void ap_round_rest<T, ARG>(const ap_matrix<T> &, size_t, const ap_snap<T, typename ap_work<T>::S> &);
+AP_INSTANTIATE(AP_WARPTILE_INSTANCE)

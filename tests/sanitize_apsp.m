@@ -1,0 +1,67 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {} sanitize_apsp ()
+## Exercise every gpu_apsp device path on small graphs, for running under
+## @command{compute-sanitizer}: each work type (single, double, the 32-bit and
+## packed 16-bit DPX forms, integers in double), one round and several, with
+## and without the paths, gpu_array input, the path walk, a negative cycle,
+## bad input, the interrupt and the out-of-memory path.  Prints
+## @samp{sanitize_apsp: OK}; errors out on a result that differs from the CPU
+## reference.
+## @end deftypefn
+
+function sanitize_apsp ()
+  cases = {"single", false; "double", true; "int32", false; "int16", false; "uint8", false;
+           "int8", true};
+  for q = 1:rows (cases)
+    for n = [1 70 300]
+      C = randi ([1 9], n); C(rand (n) > 0.3) = Inf; C(1:n+1:end) = 0;
+      if (cases{q, 2})
+        h = randi ([0 5], n, 1); C = C + h - h';
+      endif
+      if (isinteger (cast (0, cases{q, 1})))
+        C(isinf (C)) = double (intmax (cases{q, 1}));
+      endif
+      W = cast (C, cases{q, 1});
+      [D, P] = gpu_apsp (W);
+      [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+      if (! isequal (D, Dr) || ! isequal (gpu_apsp (W), D))
+        error ("sanitize_apsp: %s n = %d differs from the CPU reference", cases{q, 1}, n);
+      endif
+      gpu_path (P, 1, n);
+    endfor
+  endfor
+  G = gpu_array (single (C));
+  [DG, PG] = gpu_apsp (G);
+  gpu_path (PG, [1 2 3], [3 2 1]);
+  clear G DG PG;
+  expect_error (@() gpu_apsp ([0 1; -3 0]), "cudakernels:negativecycle");
+  expect_error (@() gpu_apsp ([0 NaN; 1 0]), "cudakernels:invalidinput");
+  __cudakernels__ ("test_cancel_after", 0);
+  expect_error (@() gpu_apsp (single (randi (9, 700))), "cudakernels:interrupted");
+  __cudakernels__ ("test_alloc_limit", 2^20);
+  unwind_protect
+    expect_error (@() gpu_apsp (single (randi (9, 700))), "cudakernels:outofmemory");
+  unwind_protect_cleanup
+    __cudakernels__ ("test_alloc_limit", 0);
+  end_unwind_protect
+  __cudakernels__ ("apsp_time", "single", 300, 0, 1, "paths");
+  if (! isequal (__cudakernels__ ("memory"), [0, 0]))
+    error ("sanitize_apsp: device memory left behind");
+  endif
+  printf ("sanitize_apsp: OK\n");
+endfunction
+
+function expect_error (f, id)
+  try
+    f ();
+  catch err
+    if (! strcmp (err.identifier, id))
+      error ("sanitize_apsp: expected %s, got %s (%s)", id, err.identifier, err.message);
+    endif
+    return;
+  end_try_catch
+  error ("sanitize_apsp: expected %s, got no error", id);
+endfunction
