@@ -155,15 +155,7 @@ function check_class (name, cls, real_numeric)
   if (! real_numeric || ! any (strcmp (cls, classes)))
     error ("cudakernels:invalidinput",
            "gpu_apsp: %s must be a real matrix of class %s (it is %s%s)", name,
-           strjoin (classes, ", "), ifelse_str (real_numeric, "", "complex or non-numeric "), cls);
-  endif
-endfunction
-
-function s = ifelse_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
+           strjoin (classes, ", "), ck_pick (real_numeric, "", "complex or non-numeric "), cls);
   endif
 endfunction
 
