@@ -14,24 +14,17 @@
  * pair update (min (c, a + b)), and the running minimum v taking a tile's minimum t, with its
  * tile, where t is smaller. */
 template <class T> struct ap_words;
-template <> struct ap_words<float> {
-  typedef float W;
+template <class F> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
+  typedef F W;
   enum { E = 1 };
   static __device__ __forceinline__ W identity() { return INFINITY; }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return fminf(c, a + b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return min(c, a + b); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (t < v) v = t, id = tile;
   }
 };
-template <> struct ap_words<double> {
-  typedef double W;
-  enum { E = 1 };
-  static __device__ __forceinline__ W identity() { return INFINITY; }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return fmin(c, a + b); }
-  static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    if (t < v) v = t, id = tile;
-  }
-};
+template <> struct ap_words<float> : ap_words_fp<float> {};
+template <> struct ap_words<double> : ap_words_fp<double> {};
 template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
   typedef uint32_t W;
   enum { E = 1 };
