@@ -37,17 +37,18 @@
 ## every sum is exact.
 ## @item Floating-point lengths are sums in the class of @var{W} along the
 ## path, in the order the algorithm adds them.  Where they round (weights that
-## are not integers, or sums beyond @code{flintmax}), the GPU and the
-## @qcode{"cpu"} kernel may differ in the last bits, and a path walked
+## are not integers, or sums beyond @code{flintmax}), @var{D} computed without
+## @var{P} may differ from the @qcode{"cpu"} kernel's in the last bits, and a
+## path walked
 ## through @var{P} may sum to a value that differs from @var{D} by a few
 ## units in the last place.
-## @item Paths: @var{P} describes shortest paths for every pair when no cycle
-## of the graph weighs exactly zero (zero-weight edges are fine as long as
-## they close no such cycle).  Where a zero-weight cycle ties two routes,
-## blocked Floyd--Warshall may record each vertex of the cycle as the other's
-## predecessor: @var{D} stays exact, but the path cannot be walked back, and
-## @code{gpu_path} raises @code{cudakernels:invalidinput} for it.  The
-## @qcode{"cpu"} kernel (plain Floyd--Warshall) has no such limit.
+## @item Paths: @var{P} describes a shortest path for every pair, also on
+## graphs with cycles of total weight zero.  When @var{P} is asked for, the
+## GPU follows plain Floyd--Warshall's order exactly (blocked, each strip
+## evolved step by step), so @var{D} and @var{P} are those of the
+## @qcode{"cpu"} kernel, bit for bit.  Without @var{P} the rounds combine
+## whole blocks, which is faster; the distances are the same, up to
+## rounding where floating-point sums round.
 ## @item NaN or @code{-Inf} weights, and non-square, complex, logical or N-D
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the
 ## device @code{cudakernels:outofmemory}.  No device memory is kept after the
@@ -211,6 +212,8 @@ endfunction
 %!  C = randi ([0 9], n, n);
 %!  if (! zero_cycles)
 %!    C = C + tril (C == 0, -1);
+%!  elseif (n >= 2)
+%!    C(1,2) = 0; C(2,1) = 0;   # at least one zero cycle, before the potentials
 %!  endif
 %!  if (negative)
 %!    h = randi ([0 20], n, 1);
@@ -295,8 +298,7 @@ endfunction
 %! W = int8 ([0 -100 127; 127 0 -100; 127 127 0]);
 %! assert (gpu_apsp (W, "kernel", "cpu"), int8 ([0 -100 -128; 127 0 -100; 127 127 0]));
 
-## zero-weight cycles: D is exact; P may lead round in circles, which gpu_path
-## reports (see the help)
+## zero-weight cycles: plain Floyd-Warshall's predecessors lead home
 %!test
 %! W = [0 0 5; 0 0 Inf; Inf 1 0];
 %! [D, P] = gpu_apsp (W, "kernel", "cpu");
@@ -348,6 +350,7 @@ endfunction
 %!       [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
 %!       assert (class (D), cls{1});
 %!       assert (D, Dr, 0);
+%!       assert (P, Pr);                 # plain Floyd-Warshall's order: the same P
 %!       assert (gpu_apsp (W), D, 0);   # the same without P
 %!       assert (W, W0);                 # input untouched
 %!       check_paths (W, D, P);
@@ -356,27 +359,25 @@ endfunction
 %! endfor
 %! assert (released ());
 
-## graphs with zero-weight cycles: D still exact; every path gpu_path returns is
-## a shortest one, and any other pair raises the identified error
+## graphs with zero-weight cycles (where blocked Floyd-Warshall's order alone
+## would let P lead round in circles): the same D and P as the CPU reference
 %!testif ; gpu_available ()
-%! for cls = {"double", "int16"}
-%!   W = graph (300, cls{1}, 0.3, strcmp (cls{1}, "double"), true);
-%!   [D, P] = gpu_apsp (W);
-%!   assert (D, gpu_apsp (W, "kernel", "cpu"), 0);
-%!   Wd = double (W); Wd(Wd == double (intmax_of (W))) = Inf;
-%!   for q = 1:500
-%!     i = randi (300); j = randi (300);
-%!     if (! isfinite (double (D(i,j))) || double (D(i,j)) == double (intmax_of (W)))
-%!       continue;
-%!     endif
-%!     try
-%!       p = gpu_path (P, i, j);
-%!       assert (sum (Wd(sub2ind ([300 300], p(1:end-1), p(2:end)))), double (D(i,j)));
-%!     catch err
-%!       assert (err.identifier, "cudakernels:invalidinput");
-%!     end_try_catch
+%! for cls = {"double", "single", "int8", "int16", "int32", "uint16"}
+%!   neg = any (strcmp (cls{1}, {"double", "int8"}));
+%!   for n = [2 300]
+%!     W = graph (n, cls{1}, 0.3, neg, true);
+%!     [D, P] = gpu_apsp (W);
+%!     [Dc, Pc] = gpu_apsp (W, "kernel", "cpu");
+%!     assert (D, Dc, 0); assert (P, Pc);
+%!     check_paths (W, D, P);
 %!   endfor
 %! endfor
+%! ## on the device
+%! W = graph (257, "single", 0.3, false, true); W(3,4) = 0; W(4,3) = 0;
+%! [D, P] = gpu_apsp (gpu_array (W));
+%! [Dc, Pc] = gpu_apsp (W, "kernel", "cpu");
+%! assert (gather (D), Dc, 0); assert (gather (P), Pc);
+%! assert (released ());
 
 ## disconnected parts, isolated vertices and integer extremes
 %!testif ; gpu_available ()
@@ -400,15 +401,18 @@ endfunction
 %!   check_paths (W, D, P);
 %! endfor
 
-## non-integer weights: the same up to rounding, paths weigh D up to rounding
+## non-integer weights: with P exactly the CPU's; D alone the same up to
+## rounding; paths weigh D up to rounding
 %!testif ; gpu_available ()
 %! for cls = {"double", "single"}
 %!   W = cast (rand (300) * 10, cls{1});
 %!   W(rand (300) > 0.1) = Inf;
 %!   [D, P] = gpu_apsp (W);
-%!   Dr = gpu_apsp (W, "kernel", "cpu");
+%!   [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+%!   assert (D, Dr, 0);   # with P: plain Floyd-Warshall's sums, in its order
+%!   assert (P, Pr);
 %!   tol = 64 * eps (cls{1});
-%!   assert (double (D), double (Dr), -tol);
+%!   assert (double (gpu_apsp (W)), double (Dr), -tol);
 %!   [i, j] = find (isfinite (D) & ! eye (300));
 %!   for q = randperm (numel (i), 200)
 %!     p = gpu_path (P, i(q), j(q));

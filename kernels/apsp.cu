@@ -116,6 +116,16 @@ static double ap_now(void) {
 
 /* Snapshot buffers of one level, B deep over `size` vertices; `words`: the warptile level of
  * 16-bit work, whose A operands are 32-bit words. */
+/* Consecutive 16-byte-aligned pieces of one device block. */
+struct ap_carve {
+  char *p;
+  void *take(size_t bytes) {
+    char *q = p;
+    p += (bytes + 15) / 16 * 16;
+    return q;
+  }
+};
+
 template <class T, class TW> struct ap_snap_mem {
   ap_snap<T, TW> s;
   void *block;
@@ -126,8 +136,8 @@ template <class T, class TW> struct ap_snap_mem {
                    (paths ? sizeof(int) * (pv + 2 * strip) : 0) + 16 * 16;
     block = NULL;
     CK_TRY(ck_dev_alloc(&block, bytes));
-    char *p = (char *)block;
-    auto take = [&](size_t b) { char *q = p; p += (b + 15) / 16 * 16; return (void *)q; };
+    ap_carve c = {(char *)block};
+    auto take = [&](size_t b) { return c.take(b); };
     s.pv = (T *)take(sizeof(T) * pv);
     s.rs = (T *)take(sizeof(T) * strip);
     s.cs = (T *)take(sizeof(T) * strip);
@@ -142,6 +152,30 @@ template <class T, class TW> struct ap_snap_mem {
   }
 };
 
+/* The histories of a round with paths (apsp.cuh), over np vertices. */
+template <class T, class TW> struct ap_hist_mem {
+  ap_hist<T, TW> h;
+  void *block;
+  ck_status alloc(size_t np) {
+    const size_t B = AP_BLOCK, pv = B * B, strip = B * np;
+    const bool words = sizeof(TW) != sizeof(T);
+    const size_t bytes = sizeof(T) * (2 * pv + 2 * strip) + sizeof(int) * (pv + strip) +
+                         (words ? sizeof(TW) * strip : 0) + 8 * 16;
+    block = NULL;
+    CK_TRY(ck_dev_alloc(&block, bytes));
+    ap_carve c = {(char *)block};
+    auto take = [&](size_t b) { return c.take(b); };
+    h.pr = (T *)take(sizeof(T) * pv);
+    h.pc = (T *)take(sizeof(T) * pv);
+    h.rs = (T *)take(sizeof(T) * strip);
+    h.cs = (T *)take(sizeof(T) * strip);
+    h.npc = (int *)take(sizeof(int) * pv);
+    h.ncs = (int *)take(sizeof(int) * strip);
+    h.csa = words ? (TW *)take(sizeof(TW) * strip) : (TW *)h.cs;
+    return CK_OK;
+  }
+};
+
 /* At most this many rounds are queued ahead of the one the host waits for: enough to keep the GPU
  * busy between them, few enough that Ctrl-C and a negative cycle end the call within a round or
  * two. */
@@ -152,46 +186,65 @@ struct ap_watch {
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
 };
 
+/* Before queueing round r: wait for round r - AP_IN_FLIGHT, then look at what it found (*stop: a
+ * negative cycle, which the caller reads from the device), and at Ctrl-C and the clock. */
+static ck_status ap_pace(ap_watch &w, ck_apsp_args *a, size_t r, size_t rounds, double &last,
+                         bool &stop) {
+  stop = false;
+  if (r < AP_IN_FLIGHT) return CK_OK;
+  const int slot = (int)(r % AP_IN_FLIGHT);
+  CK_TRY(ck_cuda_check(cudaEventSynchronize(w.done[slot]), "running shortest paths"));
+  if (w.neg_host[slot] != INT_MAX) {
+    stop = true;
+    return CK_OK;
+  }
+  if (a->cancelled && a->cancelled(a->ctx))
+    return ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted after %zu of %zu rounds",
+                   r - AP_IN_FLIGHT + 1, rounds);
+  if (a->progress && ap_now() - last >= 1.0) {
+    a->progress(a->ctx, r - AP_IN_FLIGHT + 1, rounds);
+    last = ap_now();
+  }
+  return CK_OK;
+}
+
+/* After queueing round r: its launches' errors, then the flag and the event ap_pace waits for. */
+static ck_status ap_mark(ap_watch &w, const int *neg, size_t r) {
+  const int slot = (int)(r % AP_IN_FLIGHT);
+  CK_TRY(ck_cuda_check(cudaGetLastError(), "launching a round of shortest paths"));
+  CK_TRY(ck_cuda_check(cudaMemcpyAsync(&w.neg_host[slot], neg, sizeof(int),
+                                       cudaMemcpyDeviceToHost, 0),
+                       "reading the negative-cycle flag"));
+  return ck_cuda_check(cudaEventRecord(w.done[slot], 0), "recording a round");
+}
+
 template <class T, bool ARG> static ck_status ap_rounds(const ap_matrix<T> &m, ck_apsp_args *a,
                                                         ap_watch &w) {
   typedef typename ap_work<T>::S TW;
-  ap_snap_mem<T, TW> big;
-  ap_snap_mem<T, T> tile;
-  ck_status st = big.alloc(m.np, AP_BLOCK, ARG);
-  if (st == CK_OK) st = tile.alloc(AP_BLOCK, AP_TILE, ARG);
+  ap_snap_mem<T, TW> big = {};
+  ap_snap_mem<T, T> tile = {};
+  ap_hist_mem<T, TW> hist = {};
+  ck_status st = ARG ? hist.alloc(m.np) : big.alloc(m.np, AP_BLOCK, false);
+  if (st == CK_OK && !ARG) st = tile.alloc(AP_BLOCK, AP_TILE, false);
   const size_t rounds = m.np / AP_BLOCK;
   double last = ap_now();
+  bool stop = false;
   for (size_t r = 0; st == CK_OK && r < rounds; r++) {
-    if (r >= AP_IN_FLIGHT) { /* wait for round r - AP_IN_FLIGHT, then look at what it found */
-      const int slot = (int)(r % AP_IN_FLIGHT);
-      st = ck_cuda_check(cudaEventSynchronize(w.done[slot]), "running shortest paths");
-      if (st != CK_OK) break;
-      if (w.neg_host[slot] != INT_MAX) break;
-      if (a->cancelled && a->cancelled(a->ctx)) {
-        st = ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted after %zu of %zu rounds",
-                     r - AP_IN_FLIGHT + 1, rounds);
-        break;
-      }
-      if (a->progress && ap_now() - last >= 1.0) {
-        a->progress(a->ctx, r - AP_IN_FLIGHT + 1, rounds);
-        last = ap_now();
-      }
+    st = ap_pace(w, a, r, rounds, last, stop);
+    if (st != CK_OK || stop) break;
+    if (ARG) {
+      ap_round_hist<T>(m, r * AP_BLOCK, hist.h);
+    } else {
+      ap_close_block<T, false>(m, r * AP_BLOCK, AP_BLOCK, tile.s);
+      ap_round_rest<T, false>(m, r * AP_BLOCK, big.s);
     }
-    const size_t k0 = r * AP_BLOCK;
-    ap_close_block<T, ARG>(m, k0, AP_BLOCK, tile.s);
-    ap_round_rest<T, ARG>(m, k0, big.s);
-    const int slot = (int)(r % AP_IN_FLIGHT);
-    st = ck_cuda_check(cudaGetLastError(), "launching a round of shortest paths");
-    if (st == CK_OK)
-      st = ck_cuda_check(cudaMemcpyAsync(&w.neg_host[slot], m.neg, sizeof(int),
-                                          cudaMemcpyDeviceToHost, 0),
-                          "reading the negative-cycle flag");
-    if (st == CK_OK) st = ck_cuda_check(cudaEventRecord(w.done[slot], 0), "recording a round");
+    st = ap_mark(w, m.neg, r);
   }
   cudaError_t e = cudaDeviceSynchronize(); /* nothing of this call runs after its buffers go */
   if (st == CK_OK) st = ck_cuda_check(e, "running shortest paths");
   ck_dev_free(big.block);
   ck_dev_free(tile.block);
+  ck_dev_free(hist.block);
   return st;
 }
 
@@ -211,16 +264,16 @@ static ck_status ap_run(ck_apsp_args *a, int *neg, ap_watch &w) {
   const bool in_place = np == n && sizeof(T) == sizeof(Tc); /* X in D, N in P */
   T *X = in_place ? (T *)a->D : NULL;
   int *N = in_place ? a->P : NULL;
+  T inf;
+  if constexpr (mp_traits<T>::is_float) inf = (T)INFINITY;
+  else inf = (T)mp_traits<Tc>::empty();
   ck_status st = CK_OK;
   if (!X) st = ck_dev_alloc((void **)&X, count * sizeof(T));
   if (st == CK_OK && a->P && !N) st = ck_dev_alloc((void **)&N, count * sizeof(int));
+  ap_matrix<T> m = {X, N, np, neg};
   if (st == CK_OK) {
-    T inf;
-    if constexpr (mp_traits<T>::is_float) inf = (T)INFINITY;
-    else inf = (T)mp_traits<Tc>::empty();
     ap_convert_in<Tc, T><<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)a->W, n, X, N,
                                                                     np, inf);
-    ap_matrix<T> m = {X, N, np, neg};
     st = a->P ? ap_rounds<T, true>(m, a, w) : ap_rounds<T, false>(m, a, w);
   }
   int found = INT_MAX;

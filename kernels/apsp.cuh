@@ -1,8 +1,9 @@
-/* All-pairs shortest paths by blocked Floyd-Warshall (Katz-Kider, Venkataraman): what the three
+/* All-pairs shortest paths by blocked Floyd-Warshall (Katz-Kider, Venkataraman): what the four
  * files of the algorithm share.
  *   apsp.cu            the driver: checks and conversions in and out, rounds, Ctrl-C, the API
  *   apsp_tiles.cu      closing a pivot block: Floyd-Warshall on 64 x 64 tiles in shared memory
  *   apsp_warptile.cu   a round's pivot row, column and the rest, on warptile.cuh's kernel
+ *   apsp_history.cu    the strips of a round with paths, in plain Floyd-Warshall's order
  *
  * The work matrix X is np x np, row-major (np: n rounded up to whole pivot blocks), and holds
  * Octave's column-major W as it lies in memory, so X is W transposed: its paths are W's paths
@@ -10,18 +11,30 @@
  * Octave's predecessor matrix P (the vertex before j on a path from i to j) with no transpose
  * either way. Vertices are stored 1-based; 0 is "none".
  *
- * A round with pivot block k (vertices k0 .. k0 + B - 1):
- *   1. close the pivot block (shortest paths through its own vertices): ap_close_block;
- *   2. take copies of the pivot block, its row strip and its column strip (the snapshot);
+ * Distances alone: a round with pivot block k (vertices k0 .. k0 + B - 1)
+ *   1. closes the pivot block (shortest paths through its own vertices): ap_close_block;
+ *   2. takes copies of the pivot block, its row strip and its column strip (the snapshot);
  *   3. row strip   = min (row strip, pivot (x) row strip), from the copies, into X;
  *      column strip = min (column strip, column strip (x) pivot), from the copies, into X and
  *      into a contiguous copy for step 4;
  *   4. the rest    = min (rest, column strip (x) row strip), in place: every output reads only
  *      the row strip (in X, not written in this step) and the column strip's copy.
- * (x) is the min-plus product. A value and its next hop are replaced together, only where the
- * new sum is strictly smaller, with the next hop of the winning term's first half: so each
- * step reads next hops that belong to the distances it reads, which in-place updates of the
- * strips would not guarantee.
+ * (x) is the min-plus product, and every distance comes out right.
+ *
+ * With paths that order is not enough. Combining strips that are already final, step 4 can
+ * record next hops that lead round a cycle of weight 0 (an Octave simulation: 8-16 of 300 small
+ * graphs with such cycles; random weights 0..999 at n = 8192 have them), where plain
+ * Floyd-Warshall, which combines each pair with the values of its own step k, keeps every
+ * recorded path simple. So with paths a round follows plain Floyd-Warshall's order exactly:
+ *   1. the pivot block, itself by the same scheme over 64-wide tiles, recording each of its
+ *      rows and columns k as they stood at step k (the histories);
+ *   2. the row strip, each column on its own, and the column strip, each row on its own, step by
+ *      step from the pivot's histories, recording their rows and columns k at step k;
+ *   3. the rest = min (rest, column history (x) row history), strictly smaller only, the first k
+ *      of the minimum winning: what the steps k0 .. k0 + B - 1 one by one would leave.
+ * Distances and next hops are then plain Floyd-Warshall's, those of the "cpu" kernel where the
+ * sums are exact. A value and its next hop are replaced together, the next hop of the winning
+ * term's first half.
  *
  * Work types (the element of X):
  *   float, double      single and double data (+Inf: no edge; NaN and -Inf are refused)
@@ -109,14 +122,56 @@ template <class T, class TW, bool ARG>
 void ap_take_snapshot(const T *X, const int *N, size_t ld, size_t size, size_t p, int B,
                       const ap_snap<T, TW> &s);
 
+/* The histories of a round with paths (apsp_history.cu), each row or column k as it stood at
+ * step k: the pivot block's rows ([k][k'], B x B) and columns ([k'][k]) with their next hops,
+ * the row strip's rows (B x np) and the column strip's columns (np x B) with their next hops,
+ * as words for the warptile level's A operand (aliases cs except for 16-bit work). */
+template <class T, class TW> struct ap_hist {
+  T *pr, *pc, *rs, *cs;
+  int *npc, *ncs;
+  TW *csa;
+};
+
+/* A strip of a region of X, evolved step by step (apsp_history.cu): rows p .. p + R - 1 over the
+ * region's other columns (ap_strip_rows), or columns p .. p + R - 1 over its other rows
+ * (ap_strip_cols). H: the pivot's columns (rows strip) or rows (columns strip) at their steps,
+ * Hn the pivot columns' next hops; out, nout, outa: the strip's own history (nout, outa: NULL
+ * where not wanted; outa: as words). */
+template <class T, class TW> struct ap_strip {
+  T *X;
+  int *N;
+  size_t ld;
+  int p, size; /* the pivot's offset in the region, the region's side */
+  const T *H;
+  const int *Hn;
+  int ldh;
+  T *out;
+  int *nout;
+  TW *outa;
+  size_t ldout;
+};
+template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s);
+template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s);
+
+/* Step 1 with paths (apsp_tiles.cu): close the AP_BLOCK block at (k0, k0), its histories into
+ * h.pr, h.pc, h.npc. */
+template <class T> void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
+                                            const ap_hist<T, typename ap_work<T>::S> &h);
+/* A round with paths (apsp_history.cu): steps 1 to 3 for pivot block k0. */
+template <class T> void ap_round_hist(const ap_matrix<T> &m, size_t k0,
+                                      const ap_hist<T, typename ap_work<T>::S> &h);
+/* Step 3 with paths (apsp_warptile.cu): the rest from the strips' histories. */
+template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0,
+                                     const ap_hist<T, typename ap_work<T>::S> &h);
+
+/* The distances-only round (ap_close_block, ap_round_rest, ap_take_snapshot) for every work type:
+ * with paths a round takes the history scheme instead, so their ARG = true forms, which record
+ * next hops in the blocked order, are not built (they remain a template parameter for the
+ * products they share with it). */
 #define AP_INSTANTIATE(MACRO) \
   MACRO(float, false)         \
-  MACRO(float, true)          \
   MACRO(double, false)        \
-  MACRO(double, true)         \
   MACRO(uint32_t, false)      \
-  MACRO(uint32_t, true)       \
-  MACRO(uint16_t, false)      \
-  MACRO(uint16_t, true)
+  MACRO(uint16_t, false)
 
 #endif

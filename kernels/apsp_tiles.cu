@@ -57,9 +57,18 @@ void ap_take_snapshot(const T *X, const int *N, size_t ld, size_t size, size_t p
  * Within step k, row k and column k do not change (X[k][k] = 0, unless a negative cycle has
  * already been found, when the values no longer matter), so every entry can be updated from
  * them at once, with one barrier per step. */
+/* Where a tile records its rows and columns k as they stood at step k (with paths: apsp.cuh),
+ * each with leading dimension ld; row NULL: nowhere. */
+template <class T> struct ap_fw_rec {
+  T *row, *col;
+  int *ncol;
+  int ld;
+};
+
 template <class T, bool ARG>
 __global__ void __launch_bounds__(AP_FW_THREADS)
-    ap_fw_tile(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg) {
+    ap_fw_tile(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg,
+               const ap_fw_rec<T> rec) {
   typedef typename ap_work<T>::S S;
   /* no padding: a warp reads 32 neighbours of one row, or one value (broadcast); for double with
    * the next hops that is the whole 48 KB of static shared memory */
@@ -74,6 +83,11 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
   __syncthreads();
   for (int k = 0; k < AP_TILE; k++) {
     const S b = D[k][c];
+    if (ARG && rec.row && threadIdx.x < AP_TILE) { /* step k leaves row and column k as they are */
+      rec.row[k * rec.ld + c] = D[k][c];
+      rec.col[c * rec.ld + k] = D[c][k];
+      rec.ncol[c * rec.ld + k] = Nx[c][k];
+    }
 #pragma unroll
     for (int r = r0; r < AP_TILE; r += RSTEP) {
       const S t = ap_work<T>::sum(D[r][k], b);
@@ -178,7 +192,7 @@ void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T>
   for (int t = 0; t < tiles; t++) {
     const size_t p = (size_t)t * AP_TILE;
     ap_fw_tile<T, ARG><<<1, AP_FW_THREADS>>>(X + p * ld + p, ARG ? N + p * ld + p : NULL, ld,
-                                             (int)(k0 + p), m.neg);
+                                             (int)(k0 + p), m.neg, ap_fw_rec<T>{});
     if (tiles == 1) break;
     ap_take_snapshot<T, T, ARG>(X, N, ld, (size_t)B, p, AP_TILE, s);
     ap_job<T, T> row = {}, col = {}, rest = {};
@@ -204,6 +218,48 @@ void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T>
     ap_tile_product<T, ARG><<<g, AP_TILE_THREADS>>>(rest, rest);
   }
 }
+
+/* The same closure with paths, in plain Floyd-Warshall's order (apsp.cuh): each tile on the
+ * diagonal records its histories, the strips evolve step by step from them (apsp_history.cu)
+ * and record theirs, all straight into the block's histories h.pr, h.pc and h.npc, and the rest
+ * of the block is the product of the strips' histories. */
+template <class T>
+void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
+                         const ap_hist<T, typename ap_work<T>::S> &h) {
+  typedef typename ap_work<T>::S TW;
+  const size_t ld = m.np;
+  const int B = AP_BLOCK;
+  T *X = m.X + k0 * ld + k0;
+  int *N = m.N + k0 * ld + k0;
+  for (int t = 0; t < B / AP_TILE; t++) {
+    const int p = t * AP_TILE;
+    const size_t d = (size_t)p * B + p; /* the tile's place in the histories */
+    ap_fw_tile<T, true><<<1, AP_FW_THREADS>>>(X + p * ld + p, N + p * ld + p, ld, (int)k0 + p,
+                                              m.neg, ap_fw_rec<T>{h.pr + d, h.pc + d, h.npc + d, B});
+    ap_strip<T, TW> rows = {X, N, ld, p, B, h.pc + d, h.npc + d, B, h.pr + (size_t)p * B, NULL,
+                            NULL, (size_t)B};
+    ap_strip<T, TW> cols = {X, N, ld, p, B, h.pr + d, NULL, B, h.pc + p, h.npc + p, NULL,
+                            (size_t)B};
+    ap_strip_rows<T, TW, AP_TILE>(rows);
+    ap_strip_cols<T, TW, AP_TILE>(cols);
+    ap_job<T, T> rest = {};
+    rest.A = h.pc + p, rest.lda = B, rest.B = h.pr + (size_t)p * B, rest.ldb = B;
+    rest.old = X, rest.ldo = ld, rest.out = X, rest.ldout = ld;
+    rest.na = h.npc + p, rest.ldna = B, rest.nout = N, rest.ldnout = ld;
+    rest.rows = B, rest.cols = B, rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
+    dim3 g = ap_tile_grid(B, B);
+    g.z = 1;
+    ap_tile_product<T, true><<<g, AP_TILE_THREADS>>>(rest, rest);
+  }
+}
+
+#define AP_TILES_HIST_INSTANCE(T) \
+  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t, \
+                                       const ap_hist<T, typename ap_work<T>::S> &);
+AP_TILES_HIST_INSTANCE(float)
+AP_TILES_HIST_INSTANCE(double)
+AP_TILES_HIST_INSTANCE(uint32_t)
+AP_TILES_HIST_INSTANCE(uint16_t)
 
 #define AP_TILES_INSTANCE(T, ARG)                                                             \
   template void ap_close_block<T, ARG>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &); \

@@ -128,9 +128,8 @@ template <class TE, bool ARG, int BK> struct ap_op {
 };
 
 /* One step's product: job.rows x job.cols words, job.depth deep, less the pivot's tiles. */
-template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
-  typedef typename ap_words<TE>::W W;
-  typedef typename v3_cfg<W, ARG>::type C;
+template <class TE, bool ARG, class C>
+static void ap_product_cfg(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
   typedef ap_op<TE, ARG, C::BK> Op;
   const int E = ap_words<TE>::E;
   Op op = {job, job.skip_r >= 0 ? AP_BLOCK : 0, job.skip_c >= 0 ? AP_BLOCK / E : 0};
@@ -139,6 +138,9 @@ template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_wo
   warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN, C::NT, false>
       <<<dim3(cols / C::BN, rows / C::BM), C::NT>>>((int)job.ldb, job.depth, job.depth, job.A,
                                                     job.B, op);
+}
+template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
+  ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job);
 }
 
 template <class T, bool ARG>
@@ -170,6 +172,29 @@ void ap_round_rest(const ap_matrix<T> &m, size_t k0, const ap_snap<T, typename a
   ap_product<T, ARG>(col);
   ap_product<T, ARG>(rest);
 }
+
+/* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
+ * and the row strip's, in place. */
+template <class T>
+void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const ap_hist<T, typename ap_work<T>::S> &h) {
+  typedef typename ap_words<T>::W W;
+  const int E = ap_words<T>::E, B = AP_BLOCK;
+  const size_t np = m.np, ldw = np / E;
+  ap_job<W, W> rest = {};
+  rest.A = h.csa, rest.lda = B, rest.B = (const W *)h.rs, rest.ldb = ldw;
+  rest.old = (const W *)m.X, rest.ldo = ldw, rest.out = (W *)m.X, rest.ldout = ldw;
+  rest.na = h.ncs, rest.ldna = B, rest.nout = m.N, rest.ldnout = np;
+  rest.rows = (int)np, rest.cols = (int)ldw, rest.depth = B;
+  rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
+  ap_product<T, true>(rest);
+}
+
+#define AP_WARPTILE_HIST_INSTANCE(T) \
+  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const ap_hist<T, typename ap_work<T>::S> &);
+AP_WARPTILE_HIST_INSTANCE(float)
+AP_WARPTILE_HIST_INSTANCE(double)
+AP_WARPTILE_HIST_INSTANCE(uint32_t)
+AP_WARPTILE_HIST_INSTANCE(uint16_t)
 
 #define AP_WARPTILE_INSTANCE(T, ARG) \
   template void ap_round_rest<T, ARG>(const ap_matrix<T> &, size_t, const ap_snap<T, typename ap_work<T>::S> &);

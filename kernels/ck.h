@@ -139,7 +139,8 @@ ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm)
  * at the end: a path of length intmax or more counts as none. NaN and -Inf weights are refused
  * (CK_ERR_INVALID); a negative cycle gives CK_ERR_NEGCYCLE with one of its vertices.
  * Floating-point lengths are sums in W's class along the path, in the order each method adds
- * them: the GPU and the CPU reference may differ in the last bits where sums round. */
+ * them. With P the GPU follows plain Floyd-Warshall's order, and D and P equal the CPU
+ * reference's bit for bit; D alone may differ from it in the last bits where sums round. */
 typedef enum { CK_APSP_GPU = 0, CK_APSP_CPU } ck_apsp_kernel;
 
 typedef struct {

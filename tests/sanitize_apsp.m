@@ -6,7 +6,7 @@
 ## Exercise every gpu_apsp device path on small graphs, for running under
 ## @command{compute-sanitizer}: each work type (single, double, the 32-bit and
 ## packed 16-bit DPX forms, integers in double), one round and several, with
-## and without the paths, gpu_array input, the path walk, a negative cycle,
+## and without the paths, zero-weight cycles, gpu_array input, the path walk, a negative cycle,
 ## bad input, the interrupt and the out-of-memory path.  Prints
 ## @samp{sanitize_apsp: OK}; errors out on a result that differs from the CPU
 ## reference.
@@ -16,8 +16,12 @@ function sanitize_apsp ()
   cases = {"single", false; "double", true; "int32", false; "int16", false; "uint8", false;
            "int8", true};
   for q = 1:rows (cases)
-    for n = [1 70 300]
+    for size_zero = [1 70 300 300; false false false true]
+      [n, zero] = deal (size_zero(1), size_zero(2));
       C = randi ([1 9], n); C(rand (n) > 0.3) = Inf; C(1:n+1:end) = 0;
+      if (zero)
+        C(1,2) = 0; C(2,1) = 0;   # before the potentials: a cycle of weight 0, none below
+      endif
       if (cases{q, 2})
         h = randi ([0 5], n, 1); C = C + h - h';
       endif
@@ -27,8 +31,10 @@ function sanitize_apsp ()
       W = cast (C, cases{q, 1});
       [D, P] = gpu_apsp (W);
       [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
-      if (! isequal (D, Dr) || ! isequal (gpu_apsp (W), D))
-        error ("sanitize_apsp: %s n = %d differs from the CPU reference", cases{q, 1}, n);
+      ## with P, plain Floyd-Warshall's order: the CPU reference's D and P
+      if (! isequal (D, Dr) || ! isequal (P, Pr) || ! isequal (gpu_apsp (W), D))
+        error ("sanitize_apsp: %s n = %d (zero cycle: %d) differs from the CPU reference",
+               cases{q, 1}, n, zero);
       endif
       gpu_path (P, 1, n);
     endfor
