@@ -129,11 +129,11 @@ struct ap_carve {
 template <class T, class TW> struct ap_snap_mem {
   ap_snap<T, TW> s;
   void *block;
-  ck_status alloc(size_t size, size_t B, bool paths) {
+  ck_status alloc(size_t size, size_t B) {
     const bool words = sizeof(TW) != sizeof(T);
     const size_t pv = B * B, strip = B * size;
     size_t bytes = sizeof(T) * (pv + 3 * strip) + (words ? sizeof(TW) * (pv + 2 * strip) : 0) +
-                   (paths ? sizeof(int) * (pv + 2 * strip) : 0) + 16 * 16;
+                   16 * 16;
     block = NULL;
     CK_TRY(ck_dev_alloc(&block, bytes));
     ap_carve c = {(char *)block};
@@ -145,9 +145,6 @@ template <class T, class TW> struct ap_snap_mem {
     s.pva = words ? (TW *)take(sizeof(TW) * pv) : (TW *)s.pv;
     s.csa = words ? (TW *)take(sizeof(TW) * strip) : (TW *)s.cs;
     s.cs2a = words ? (TW *)take(sizeof(TW) * strip) : (TW *)s.cs2;
-    s.npv = paths ? (int *)take(sizeof(int) * pv) : NULL;
-    s.ncs = paths ? (int *)take(sizeof(int) * strip) : NULL;
-    s.ncs2 = paths ? (int *)take(sizeof(int) * strip) : NULL;
     return CK_OK;
   }
 };
@@ -224,8 +221,8 @@ template <class T, bool ARG> static ck_status ap_rounds(const ap_matrix<T> &m, c
   ap_snap_mem<T, TW> big = {};
   ap_snap_mem<T, T> tile = {};
   ap_hist_mem<T, TW> hist = {};
-  ck_status st = ARG ? hist.alloc(m.np) : big.alloc(m.np, AP_BLOCK, false);
-  if (st == CK_OK && !ARG) st = tile.alloc(AP_BLOCK, AP_TILE, false);
+  ck_status st = ARG ? hist.alloc(m.np) : big.alloc(m.np, AP_BLOCK);
+  if (st == CK_OK && !ARG) st = tile.alloc(AP_BLOCK, AP_TILE);
   const size_t rounds = m.np / AP_BLOCK;
   double last = ap_now();
   bool stop = false;
@@ -235,8 +232,8 @@ template <class T, bool ARG> static ck_status ap_rounds(const ap_matrix<T> &m, c
     if (ARG) {
       ap_round_hist<T>(m, r * AP_BLOCK, hist.h);
     } else {
-      ap_close_block<T, false>(m, r * AP_BLOCK, AP_BLOCK, tile.s);
-      ap_round_rest<T, false>(m, r * AP_BLOCK, big.s);
+      ap_close_block<T>(m, r * AP_BLOCK, AP_BLOCK, tile.s);
+      ap_round_rest<T>(m, r * AP_BLOCK, big.s);
     }
     st = ap_mark(w, m.neg, r);
   }

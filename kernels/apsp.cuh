@@ -75,8 +75,10 @@ template <> struct ap_work<uint16_t> {
 
 /* One tile product of the closure (apsp_tiles.cu), or of a warptile step (apsp_warptile.cu, in
  * words: TA the A operand's element, TB the word of B, the old values and the output):
- *   out = min (old, A (x) B) where strictly smaller, next hops from na (na[r][winning k]);
- *   copy, ncopy (optional): every output's final value and next hop, improved or not (nold);
+ *   out = min (old, A (x) B) where strictly smaller, with paths the next hops into nout from na
+ *   (na[r][winning k]);
+ *   copy, ncopy (optional): every output's final value and next hop, improved or not (nold; the
+ *   rounds use copy without paths only, but the product kernels, as measured, keep both);
  *   skip_r, skip_c: a tile row or column of the grid left out (the pivot's), -1: none. */
 template <class TA, class TB> struct ap_job {
   const TA *A;
@@ -91,13 +93,12 @@ template <class TA, class TB> struct ap_job {
   int skip_r, skip_c;    /* in tiles of the kernel that runs it */
 };
 
-/* The buffers of one level's snapshot (step 2). The warptile level's A operands are words: for
- * 16-bit work each value in both halves (pva, csa, cs2a); for the other types they alias pv, cs
- * and cs2. */
+/* The buffers of one level's snapshot (step 2 of the distances-only round). The warptile level's
+ * A operands are words: for 16-bit work each value in both halves (pva, csa, cs2a); for the
+ * other types they alias pv, cs and cs2. */
 template <class T, class TW> struct ap_snap {
   T *pv, *rs, *cs, *cs2;
   TW *pva, *csa, *cs2a;
-  int *npv, *ncs, *ncs2; /* NULL without paths */
 };
 
 /* The np x np work matrix and its next hops (NULL without paths), with where a negative cycle
@@ -109,17 +110,17 @@ template <class T> struct ap_matrix {
   int *neg;
 };
 
-/* Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m, with `s` the closure's own
- * snapshot buffers (AP_TILE deep). */
-template <class T, bool ARG> void ap_close_block(const ap_matrix<T> &m, size_t k0, int B,
-                                                 const ap_snap<T, T> &s);
+/* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m,
+ * with `s` the closure's own snapshot buffers (AP_TILE deep). */
+template <class T> void ap_close_block(const ap_matrix<T> &m, size_t k0, int B,
+                                       const ap_snap<T, T> &s);
 /* Steps 2 to 4 (apsp_warptile.cu) for pivot block k0 with snapshot buffers s (AP_BLOCK deep). */
-template <class T, bool ARG> void ap_round_rest(const ap_matrix<T> &m, size_t k0,
-                                                const ap_snap<T, typename ap_work<T>::S> &s);
+template <class T> void ap_round_rest(const ap_matrix<T> &m, size_t k0,
+                                      const ap_snap<T, typename ap_work<T>::S> &s);
 /* Step 2 at either level: the pivot block, its row strip and column strip of the size x size
  * region at `at` (ld: X's row length) into s, B deep, pivot block p. */
-template <class T, class TW, bool ARG>
-void ap_take_snapshot(const T *X, const int *N, size_t ld, size_t size, size_t p, int B,
+template <class T, class TW>
+void ap_take_snapshot(const T *X, size_t ld, size_t size, size_t p, int B,
                       const ap_snap<T, TW> &s);
 
 /* The histories of a round with paths (apsp_history.cu), each row or column k as it stood at
@@ -164,14 +165,11 @@ template <class T> void ap_round_hist(const ap_matrix<T> &m, size_t k0,
 template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0,
                                      const ap_hist<T, typename ap_work<T>::S> &h);
 
-/* The distances-only round (ap_close_block, ap_round_rest, ap_take_snapshot) for every work type:
- * with paths a round takes the history scheme instead, so their ARG = true forms, which record
- * next hops in the blocked order, are not built (they remain a template parameter for the
- * products they share with it). */
+/* Every work type. */
 #define AP_INSTANTIATE(MACRO) \
-  MACRO(float, false)         \
-  MACRO(double, false)        \
-  MACRO(uint32_t, false)      \
-  MACRO(uint16_t, false)
+  MACRO(float)                \
+  MACRO(double)               \
+  MACRO(uint32_t)             \
+  MACRO(uint16_t)
 
 #endif

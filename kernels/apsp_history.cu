@@ -136,7 +136,4 @@ void ap_round_hist(const ap_matrix<T> &m, size_t k0, const ap_hist<T, typename a
       const ap_strip<T, typename ap_work<T>::S> &);                                              \
   template void ap_strip_cols<T, typename ap_work<T>::S, AP_TILE>(                               \
       const ap_strip<T, typename ap_work<T>::S> &);
-AP_HISTORY_INSTANCE(float)
-AP_HISTORY_INSTANCE(double)
-AP_HISTORY_INSTANCE(uint32_t)
-AP_HISTORY_INSTANCE(uint16_t)
+AP_INSTANTIATE(AP_HISTORY_INSTANCE)

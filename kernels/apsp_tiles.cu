@@ -17,11 +17,12 @@ template <class T, class TW> __device__ __forceinline__ TW ap_word_of(T v) {
 }
 
 /* One flat pass over the three pieces: the pivot block (B x B), the row strip (B x size) and the
- * column strip (size x B), each copied with its next hops; for word operands (TW != T) the
- * pivot block and the column strip also as words. */
-template <class T, class TW, bool ARG>
-__global__ void ap_snapshot(const T *__restrict__ X, const int *__restrict__ N, size_t ld,
-                            size_t size, size_t p, int B, ap_snap<T, TW> s) {
+ * column strip (size x B); for word operands (TW != T) the pivot block and the column strip also
+ * as words. (Only the distances-only round takes a snapshot: with paths the strips keep their
+ * histories instead, apsp_history.cu.) */
+template <class T, class TW>
+__global__ void ap_snapshot(const T *__restrict__ X, size_t ld, size_t size, size_t p, int B,
+                            ap_snap<T, TW> s) {
   const size_t pieces[3] = {(size_t)B * B, (size_t)B * size, size * B};
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   int piece = 0;
@@ -36,21 +37,19 @@ __global__ void ap_snapshot(const T *__restrict__ X, const int *__restrict__ N, 
   if (piece == 0) {
     s.pv[idx] = v;
     if (words) s.pva[idx] = ap_word_of<T, TW>(v);
-    if (ARG) s.npv[idx] = N[row * ld + col];
   } else if (piece == 1) {
     s.rs[idx] = v;
   } else {
     s.cs[idx] = v;
     if (words) s.csa[idx] = ap_word_of<T, TW>(v);
-    if (ARG) s.ncs[idx] = N[row * ld + col];
   }
 }
 
-template <class T, class TW, bool ARG>
-void ap_take_snapshot(const T *X, const int *N, size_t ld, size_t size, size_t p, int B,
+template <class T, class TW>
+void ap_take_snapshot(const T *X, size_t ld, size_t size, size_t p, int B,
                       const ap_snap<T, TW> &s) {
   const size_t count = (size_t)B * B + 2 * (size_t)B * size;
-  ap_snapshot<T, TW, ARG><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, N, ld, size, p, B, s);
+  ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, ld, size, p, B, s);
 }
 
 /* ---- a tile on the diagonal: plain Floyd-Warshall ----
@@ -182,40 +181,36 @@ static dim3 ap_tile_grid(int rows, int cols) {
               2);
 }
 
-/* The closure of the B x B block at (k0, k0): B / AP_TILE rounds of four launches. */
-template <class T, bool ARG>
+/* The closure of the B x B block at (k0, k0), distances only: B / AP_TILE rounds of four
+ * launches. */
+template <class T>
 void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s) {
   const size_t ld = m.np;
   T *X = m.X + k0 * ld + k0;
-  int *N = ARG ? m.N + k0 * ld + k0 : NULL;
   const int tiles = B / AP_TILE;
   for (int t = 0; t < tiles; t++) {
     const size_t p = (size_t)t * AP_TILE;
-    ap_fw_tile<T, ARG><<<1, AP_FW_THREADS>>>(X + p * ld + p, ARG ? N + p * ld + p : NULL, ld,
-                                             (int)(k0 + p), m.neg, ap_fw_rec<T>{});
+    ap_fw_tile<T, false><<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg,
+                                               ap_fw_rec<T>{});
     if (tiles == 1) break;
-    ap_take_snapshot<T, T, ARG>(X, N, ld, (size_t)B, p, AP_TILE, s);
+    ap_take_snapshot<T, T>(X, ld, (size_t)B, p, AP_TILE, s);
     ap_job<T, T> row = {}, col = {}, rest = {};
     /* the row strip: pivot (x) row strip, from the copies */
     row.A = s.pv, row.lda = AP_TILE, row.B = s.rs, row.ldb = B, row.old = s.rs, row.ldo = B;
     row.out = X + p * ld, row.ldout = ld;
-    row.na = s.npv, row.ldna = AP_TILE, row.nout = ARG ? N + p * ld : NULL, row.ldnout = ld;
     row.rows = AP_TILE, row.cols = B, row.depth = AP_TILE, row.skip_r = -1, row.skip_c = t;
     /* the column strip: column strip (x) pivot, into X and into the copy the rest reads */
     col.A = s.cs, col.lda = AP_TILE, col.B = s.pv, col.ldb = AP_TILE, col.old = s.cs;
     col.ldo = AP_TILE, col.out = X + p, col.ldout = ld, col.copy = s.cs2, col.ldcopy = AP_TILE;
-    col.na = s.ncs, col.ldna = AP_TILE, col.nold = s.ncs, col.ldnold = AP_TILE;
-    col.nout = ARG ? N + p : NULL, col.ldnout = ld, col.ncopy = s.ncs2, col.ldncopy = AP_TILE;
     col.rows = B, col.cols = AP_TILE, col.depth = AP_TILE, col.skip_r = -1, col.skip_c = -1;
-    ap_tile_product<T, ARG><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
+    ap_tile_product<T, false><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
     /* the rest, in place: it reads the row strip in X (its tiles are left out) */
     rest.A = s.cs2, rest.lda = AP_TILE, rest.B = X + p * ld, rest.ldb = ld, rest.old = X;
-    rest.ldo = ld, rest.out = X, rest.ldout = ld, rest.na = s.ncs2, rest.ldna = AP_TILE;
-    rest.nout = N, rest.ldnout = ld, rest.rows = B, rest.cols = B, rest.depth = AP_TILE;
-    rest.skip_r = t, rest.skip_c = t;
+    rest.ldo = ld, rest.out = X, rest.ldout = ld, rest.rows = B, rest.cols = B;
+    rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
     dim3 g = ap_tile_grid(B, B);
     g.z = 1;
-    ap_tile_product<T, ARG><<<g, AP_TILE_THREADS>>>(rest, rest);
+    ap_tile_product<T, false><<<g, AP_TILE_THREADS>>>(rest, rest);
   }
 }
 
@@ -253,16 +248,10 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
   }
 }
 
-#define AP_TILES_HIST_INSTANCE(T) \
-  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t, \
-                                       const ap_hist<T, typename ap_work<T>::S> &);
-AP_TILES_HIST_INSTANCE(float)
-AP_TILES_HIST_INSTANCE(double)
-AP_TILES_HIST_INSTANCE(uint32_t)
-AP_TILES_HIST_INSTANCE(uint16_t)
-
-#define AP_TILES_INSTANCE(T, ARG)                                                             \
-  template void ap_close_block<T, ARG>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &); \
-  template void ap_take_snapshot<T, typename ap_work<T>::S, ARG>(                             \
-      const T *, const int *, size_t, size_t, size_t, int, const ap_snap<T, typename ap_work<T>::S> &);
+#define AP_TILES_INSTANCE(T)                                                                  \
+  template void ap_close_block<T>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &);   \
+  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t,                            \
+                                       const ap_hist<T, typename ap_work<T>::S> &);             \
+  template void ap_take_snapshot<T, typename ap_work<T>::S>(                                    \
+      const T *, size_t, size_t, size_t, int, const ap_snap<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_TILES_INSTANCE)

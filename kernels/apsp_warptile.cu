@@ -143,34 +143,29 @@ template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_wo
   ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job);
 }
 
-template <class T, bool ARG>
+template <class T>
 void ap_round_rest(const ap_matrix<T> &m, size_t k0, const ap_snap<T, typename ap_work<T>::S> &s) {
   typedef typename ap_words<T>::W W;
   const int E = ap_words<T>::E, B = AP_BLOCK;
   const size_t np = m.np, ldw = np / E;
   W *X = (W *)m.X;
-  int *N = ARG ? m.N : NULL;
-  ap_take_snapshot<T, W, ARG>(m.X, m.N, np, np, k0, B, s);
+  ap_take_snapshot<T, W>(m.X, np, np, k0, B, s);
   ap_job<W, W> row = {}, col = {}, rest = {};
   /* the row strip: pivot (x) row strip, from the copies */
   row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
-  row.ldo = ldw, row.out = X + k0 * ldw, row.ldout = ldw, row.na = s.npv, row.ldna = B;
-  row.nout = ARG ? N + k0 * np : NULL, row.ldnout = np;
+  row.ldo = ldw, row.out = X + k0 * ldw, row.ldout = ldw;
   row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
   /* the column strip: column strip (x) pivot, into X and the copy step 4 reads */
   col.A = s.csa, col.lda = B, col.B = (const W *)s.pv, col.ldb = B / E, col.old = (const W *)s.cs;
   col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
-  col.na = s.ncs, col.ldna = B, col.nold = s.ncs, col.ldnold = B;
-  col.nout = ARG ? N + k0 : NULL, col.ldnout = np, col.ncopy = s.ncs2, col.ldncopy = B;
   col.rows = (int)np, col.cols = B / E, col.depth = B, col.skip_r = -1, col.skip_c = -1;
   /* the rest, in place */
   rest.A = s.cs2a, rest.lda = B, rest.B = X + k0 * ldw, rest.ldb = ldw, rest.old = X;
-  rest.ldo = ldw, rest.out = X, rest.ldout = ldw, rest.na = s.ncs2, rest.ldna = B;
-  rest.nout = N, rest.ldnout = np, rest.rows = (int)np, rest.cols = (int)ldw, rest.depth = B;
-  rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
-  ap_product<T, ARG>(row);
-  ap_product<T, ARG>(col);
-  ap_product<T, ARG>(rest);
+  rest.ldo = ldw, rest.out = X, rest.ldout = ldw, rest.rows = (int)np, rest.cols = (int)ldw;
+  rest.depth = B, rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
+  ap_product<T, false>(row);
+  ap_product<T, false>(col);
+  ap_product<T, false>(rest);
 }
 
 /* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
@@ -189,13 +184,9 @@ void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const ap_hist<T, typename ap
   ap_product<T, true>(rest);
 }
 
-#define AP_WARPTILE_HIST_INSTANCE(T) \
-  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const ap_hist<T, typename ap_work<T>::S> &);
-AP_WARPTILE_HIST_INSTANCE(float)
-AP_WARPTILE_HIST_INSTANCE(double)
-AP_WARPTILE_HIST_INSTANCE(uint32_t)
-AP_WARPTILE_HIST_INSTANCE(uint16_t)
-
-#define AP_WARPTILE_INSTANCE(T, ARG) \
-  template void ap_round_rest<T, ARG>(const ap_matrix<T> &, size_t, const ap_snap<T, typename ap_work<T>::S> &);
+#define AP_WARPTILE_INSTANCE(T)                                                             \
+  template void ap_round_rest<T>(const ap_matrix<T> &, size_t,                              \
+                                 const ap_snap<T, typename ap_work<T>::S> &);               \
+  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t,                               \
+                                const ap_hist<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_WARPTILE_INSTANCE)
