@@ -377,6 +377,7 @@ endfunction
 %! [D, P] = gpu_apsp (gpu_array (W));
 %! [Dc, Pc] = gpu_apsp (W, "kernel", "cpu");
 %! assert (gather (D), Dc, 0); assert (gather (P), Pc);
+%! clear D P
 %! assert (released ());
 
 ## disconnected parts, isolated vertices and integer extremes

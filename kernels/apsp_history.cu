@@ -7,112 +7,164 @@
  * updates the row strip's (k', c) from (k', k), in the pivot, and (k, c), in the strip, and the
  * column strip likewise. So each column of the row strip (each row of the column strip) runs its
  * R steps on its own, in registers, while the rest of the matrix waits for step 3. Their work is
- * 2 R^2 np per round against R np^2 for the rest, but they wait on a barrier or a shuffle
- * every step, and with the closure's step-by-step strips they took about 3 ms a round at
- * n = 16384 on an H100 (the product 6): doc/NOTES.md has the measurement and the next step. */
+ * 2 R^2 np per round against R np^2 for the rest, but each step of a vector waits on the one
+ * before: at n = 8192 on an H100 the row strip takes 217 us a round and the column strip 145
+ * (doc/NOTES.md). */
 #include "apsp.cuh"
 
-#define AP_STRIP_COLS 16 /* columns per block of the row strip: one register each per thread */
-#define AP_STRIP_WARPS 8 /* rows (one per warp) per block of the column strip */
+/* ---- tuning (doc/NOTES.md has the measurements) ----
+ * A strip is a set of vectors (the row strip's columns, the column strip's rows), each R long,
+ * each evolving through the R steps on its own: a warp holds AP_STRIP_VECS of them, R / 32
+ * entries per lane, and gets entry k of each at step k by a shuffle, with no barrier. The
+ * pivot's history for the steps is staged in shared memory a chunk at a time, read once per
+ * step for all the warp's vectors. The first version (a thread per row, a barrier per step, the
+ * history read from memory every step) took 420 to 860 us a strip at n = 8192; this one 145 to
+ * 217 (AP_STRIP_VECS 2: two blocks of 8 warps per multiprocessor at 92 to 122 registers; 1 and
+ * 4 vectors per warp not measured). */
+#define AP_STRIP_WARPS 8 /* warps per block */
+#define AP_STRIP_VECS 2  /* vectors per warp */
+#define AP_STRIP_PER_BLOCK (AP_STRIP_WARPS * AP_STRIP_VECS) /* must divide AP_TILE */
 
 template <class T, class TW> __device__ __forceinline__ TW ap_hist_word(T v) {
   if constexpr (sizeof(TW) == sizeof(T)) return (TW)v;
   else return (TW)v | (TW)v << 16; /* a 16-bit value in both halves of its word */
 }
 
-/* The row strip: thread k' evolves row p + k' over AP_STRIP_COLS columns. Before step k, row k
- * (as it stands: step k does not change it) goes to shared memory and into the history. */
-template <class T, class TW, int R>
-__global__ void __launch_bounds__(R) ap_strip_rows_kernel(const ap_strip<T, TW> s) {
-  typedef typename ap_work<T>::S S;
-  const int C = AP_STRIP_COLS, c0 = blockIdx.x * C, kp = threadIdx.x;
-  if (c0 >= s.p && c0 < s.p + R) return; /* the pivot's own columns (whole blocks: C | 64) */
-  __shared__ T row[C];
-  T *x = s.X + (size_t)(s.p + kp) * s.ld + c0;
-  int *nx = s.N + (size_t)(s.p + kp) * s.ld + c0;
-  T v[C];
-  int nv[C];
-#pragma unroll
-  for (int j = 0; j < C; j++) v[j] = x[j], nv[j] = nx[j];
-  const T *h = s.H + (size_t)kp * s.ldh;
-  const int *hn = s.Hn + (size_t)kp * s.ldh;
-  T hk = h[0];
-  int hnk = hn[0];
-  for (int k = 0; k < R; k++) {
-    if (kp == k) {
-#pragma unroll
-      for (int j = 0; j < C; j++) {
-        row[j] = v[j];
-        s.out[(size_t)k * s.ldout + c0 + j] = v[j];
-      }
-    }
-    const T hcur = hk;
-    const int hncur = hnk;
-    if (k + 1 < R) hk = h[k + 1], hnk = hn[k + 1]; /* the next step's, in flight meanwhile */
-    __syncthreads();
-    if (kp != k) {
-#pragma unroll
-      for (int j = 0; j < C; j++) {
-        const S t = ap_work<T>::sum(hcur, row[j]);
-        if (t < (S)v[j]) v[j] = (T)t, nv[j] = hncur;
-      }
-    }
-    __syncthreads();
-  }
-#pragma unroll
-  for (int j = 0; j < C; j++) x[j] = v[j], nx[j] = nv[j];
+/* Entry e of vector `vec`: the column strip's vectors are X's rows (their entries p + e), the
+ * row strip's are X's columns (their entries in rows p + e). */
+template <bool COLS> __device__ __forceinline__ size_t ap_strip_at(size_t ld, int p, int vec, int e) {
+  return COLS ? (size_t)vec * ld + p + e : (size_t)(p + e) * ld + vec;
 }
 
-/* The column strip: a warp evolves row r over the R pivot columns, lane l holding columns
- * l + 32 j. Column k's value at step k comes from its lane by a shuffle, and stays there as
- * that lane's history. */
-template <class T, class TW, int R>
-__global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_cols_kernel(const ap_strip<T, TW> s) {
-  typedef typename ap_work<T>::S S;
-  constexpr int J = R / 32;
-  const int lane = threadIdx.x % 32, r = blockIdx.x * AP_STRIP_WARPS + threadIdx.x / 32;
-  if (r >= s.size || (r >= s.p && r < s.p + R)) return; /* a whole warp either way */
-  T *x = s.X + (size_t)r * s.ld + s.p;
-  int *nx = s.N + (size_t)r * s.ld + s.p;
-  S v[J];
-  int nv[J];
-  S hv[J];
-  int hnv[J];
+/* The pivot's value that step k adds to entry e: the column strip's row k of the pivot's row
+ * history, the row strip's column k of its column history (H[e][k]). */
+template <bool COLS> __device__ __forceinline__ size_t ap_hist_at(int ldh, int k, int e) {
+  return COLS ? (size_t)k * ldh + e : (size_t)e * ldh + k;
+}
+
+/* The history for steps k0 .. k0 + KC - 1 into hs[kk][e], T*CH elements (16 bytes) per load,
+ * all of a thread's loads in flight before the first store: H is read along its rows, so the
+ * column strip's chunk is row-contiguous there and in hs, the row strip's is transposed on the
+ * way (hs rows padded by one element against bank conflicts). */
+template <class T, int R, int KC, int PAD, bool COLS>
+__device__ __forceinline__ void ap_stage_hist(T (*hs)[R + PAD], const T *H, int ldh, int k0) {
+  constexpr int CH = 16 / sizeof(T), LOADS = KC * R / CH / (32 * AP_STRIP_WARPS);
+  static_assert(LOADS >= 1 && KC * R == LOADS * CH * 32 * AP_STRIP_WARPS, "whole loads");
+  uint4 buf[LOADS];
 #pragma unroll
-  for (int j = 0; j < J; j++) v[j] = x[lane + 32 * j], nv[j] = nx[lane + 32 * j];
+  for (int u = 0; u < LOADS; u++) {
+    const int idx = threadIdx.x + u * 32 * AP_STRIP_WARPS;
+    const int kk = COLS ? idx / (R / CH) : idx % (KC / CH) * CH;
+    const int e = COLS ? idx % (R / CH) * CH : idx / (KC / CH);
+    buf[u] = *(const uint4 *)(H + ap_hist_at<COLS>(ldh, k0 + kk, e));
+  }
 #pragma unroll
-  for (int jb = 0; jb < J; jb++) {
-    for (int kk = 0; kk < 32; kk++) {
-      const int k = 32 * jb + kk;
-      const S vk = __shfl_sync(0xffffffffu, v[jb], kk);
-      const int nk = __shfl_sync(0xffffffffu, nv[jb], kk);
-      if (lane == kk) hv[jb] = v[jb], hnv[jb] = nv[jb];
-      const T *hrow = s.H + (size_t)k * s.ldh + lane;
+  for (int u = 0; u < LOADS; u++) {
+    const int idx = threadIdx.x + u * 32 * AP_STRIP_WARPS;
+    const T *val = (const T *)&buf[u];
+    if (COLS) {
+      *(uint4 *)&hs[idx / (R / CH)][idx % (R / CH) * CH] = buf[u];
+    } else {
+      const int kk = idx % (KC / CH) * CH, e = idx / (KC / CH);
 #pragma unroll
-      for (int j = 0; j < J; j++) {
-        const S t = ap_work<T>::sum((T)vk, hrow[32 * j]);
-        if (t < v[j]) v[j] = t, nv[j] = nk;
-      }
+      for (int q = 0; q < CH; q++) hs[kk + q][e] = val[q];
     }
   }
-  T *out = s.out + (size_t)r * s.ldout + lane;
+}
+
+/* The strip kernel: COLS, the column strip (X[r][p + e] += X[r][p + k] + Hrow_k[e], next hop
+ * that of X[r][p + k] at step k); otherwise the row strip (X[p + e][c] += Hcol_k[e] + X[p + k][c],
+ * next hop the pivot's Hn[e][k], kept as -1 - k until the end). Entry k at step k is the
+ * vector's history, written for each 32 steps from the lanes that held it. */
+template <class T, class TW, int R, bool COLS>
+__global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_strip<T, TW> s) {
+  typedef typename ap_work<T>::S S;
+  constexpr int J = R / 32, V = AP_STRIP_VECS, KC = sizeof(T) > 4 ? 16 : 32, PAD = COLS ? 0 : 1;
+  __shared__ __align__(16) T hs[KC][R + PAD];
+  const int lane = threadIdx.x % 32, first = blockIdx.x * AP_STRIP_PER_BLOCK;
+  if (first >= s.p && first < s.p + R) return; /* the pivot's own: whole blocks */
+  int vec[V];
+  bool live[V];
+  S v[V][J];
+  int nv[V][J];
 #pragma unroll
-  for (int j = 0; j < J; j++) {
-    x[lane + 32 * j] = (T)v[j];
-    nx[lane + 32 * j] = nv[j];
-    out[32 * j] = (T)hv[j];
-    if (s.nout) s.nout[(size_t)r * s.ldout + lane + 32 * j] = hnv[j];
-    if (s.outa) s.outa[(size_t)r * s.ldout + lane + 32 * j] = ap_hist_word<T, TW>((T)hv[j]);
+  for (int i = 0; i < V; i++) {
+    vec[i] = first + (threadIdx.x / 32) * V + i;
+    live[i] = vec[i] < s.size;
+#pragma unroll
+    for (int j = 0; j < J; j++) {
+      const size_t at = ap_strip_at<COLS>(s.ld, s.p, vec[i], lane + 32 * j);
+      v[i][j] = live[i] ? (S)s.X[at] : (S)0;
+      nv[i][j] = live[i] ? s.N[at] : 0;
+    }
   }
+#pragma unroll
+  for (int jb = 0; jb < J; jb++) {
+    S hist[V];
+    int histn[V];
+#pragma unroll
+    for (int c = 0; c < 32 / KC; c++) {
+      __syncthreads(); /* everyone is done with the last chunk */
+      ap_stage_hist<T, R, KC, PAD, COLS>(hs, s.H, s.ldh, 32 * jb + KC * c);
+      __syncthreads();
+#pragma unroll 2 /* not more: the body is V x J updates, and the icache ran dry unrolled */
+      for (int kk = 0; kk < KC; kk++) {
+        const int src = KC * c + kk, k = 32 * jb + src;
+        S h[J];
+#pragma unroll
+        for (int j = 0; j < J; j++) h[j] = (S)hs[kk][lane + 32 * j];
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+          const S vk = __shfl_sync(0xffffffffu, v[i][jb], src);
+          const int nk = COLS ? __shfl_sync(0xffffffffu, nv[i][jb], src) : -1 - k;
+          if (lane == src) hist[i] = vk, histn[i] = nk;
+#pragma unroll
+          for (int j = 0; j < J; j++) {
+            const S t = COLS ? ap_work<T>::sum((T)vk, (T)h[j]) : ap_work<T>::sum((T)h[j], (T)vk);
+            if (t < v[i][j]) v[i][j] = t, nv[i][j] = nk;
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+      if (!live[i]) continue;
+      const size_t at = COLS ? (size_t)vec[i] * s.ldout + 32 * jb + lane
+                             : (size_t)(32 * jb + lane) * s.ldout + vec[i];
+      s.out[at] = (T)hist[i];
+      if (COLS && s.nout) s.nout[at] = histn[i];
+      if (COLS && s.outa) s.outa[at] = ap_hist_word<T, TW>((T)hist[i]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < V; i++) { /* the row strip's next hops first, their loads all in flight */
+#pragma unroll
+    for (int j = 0; j < J; j++)
+      if (live[i] && nv[i][j] < 0) nv[i][j] = s.Hn[ap_hist_at<false>(s.ldh, -1 - nv[i][j], lane + 32 * j)];
+  }
+#pragma unroll
+  for (int i = 0; i < V; i++) {
+    if (!live[i]) continue;
+#pragma unroll
+    for (int j = 0; j < J; j++) {
+      const size_t at = ap_strip_at<COLS>(s.ld, s.p, vec[i], lane + 32 * j);
+      s.X[at] = (T)v[i][j];
+      s.N[at] = nv[i][j];
+    }
+  }
+}
+
+template <class T, class TW, int R, bool COLS> void ap_strip_launch(const ap_strip<T, TW> &s) {
+  const unsigned blocks = (unsigned)((s.size + AP_STRIP_PER_BLOCK - 1) / AP_STRIP_PER_BLOCK);
+  ap_strip_kernel<T, TW, R, COLS><<<blocks, 32 * AP_STRIP_WARPS>>>(s);
 }
 
 template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s) {
-  ap_strip_rows_kernel<T, TW, R><<<(unsigned)(s.size / AP_STRIP_COLS), R>>>(s);
+  ap_strip_launch<T, TW, R, false>(s);
 }
 
 template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s) {
-  const unsigned blocks = (unsigned)((s.size + AP_STRIP_WARPS - 1) / AP_STRIP_WARPS);
-  ap_strip_cols_kernel<T, TW, R><<<blocks, 32 * AP_STRIP_WARPS>>>(s);
+  ap_strip_launch<T, TW, R, true>(s);
 }
 
 template <class T>
