@@ -28,8 +28,11 @@
 ## Octave's own @code{*} on the host.
 ## @item @qcode{"minplus"}
 ## @var{n}-by-@var{n} products; the rate is Tpair/s, and @code{%ref} compares
-## it with the register-only ceiling measured in the same run.  The result of
-## an @var{n} = 300 product is compared with the CPU reference.
+## it with the register-only ceiling measured in the same run.  Single and
+## double are timed on non-integer data, so that every kernel computes in the
+## class (integer-valued data would run on the integer paths, see
+## @code{gpu_minplus}).  The result of an @var{n} = 300 product is compared with
+## the CPU reference.
 ## @end table
 ##
 ## A row says @qcode{"compares OK"} when the error is within the class's bound
@@ -217,9 +220,15 @@ function rows = measure_minplus (cls, n, opt)
   A = cast (randi (1000, 300) - 1, cls);
   R = gpu_minplus (A, "kernel", "cpu");
   rows = struct ([]);
+  ## timed on non-integer data for single and double, so that every kernel runs in
+  ## the class (gpu_minplus computes integer-valued data on the integer paths)
+  flags = {};
+  if (any (strcmp (cls, {"single", "double"})))
+    flags = {"fractions"};
+  endif
   for k = opt.kernels
-    t1 = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 1, 1);
-    t = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 0, reps_for (t1, opt.budget));
+    t1 = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 1, 1, flags{:});
+    t = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 0, reps_for (t1, opt.budget), flags{:});
     C = gpu_minplus (A, "kernel", k{1});
     err = max (abs (double (C(:)) - double (R(:)))) / max (abs (double (R(:))));
     rows = [rows, row("minplus", cls, k{1}, n, t, n^3 / median (t) / 1e9, ceiling, err, 0)];

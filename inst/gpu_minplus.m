@@ -56,7 +56,21 @@
 ## Integer products first run on the guess that the operands are nonnegative
 ## (checked while the product runs); the first call with negative values or
 ## wider sums runs the product twice, and later ones check first, until
-## nonnegative operands come again;
+## nonnegative operands come again.
+## Single and double operands whose values are all integers or @code{+Inf}
+## run on the integer paths too, when the answer cannot differ: every value
+## at most 2^23 (single) or 2^52 (double) in magnitude, so that every sum is
+## exact in the class, no NaN, @code{-Inf} or @code{-0}, and the spreads
+## (@code{max - min} of the finite values of @var{A} plus that of @var{B})
+## below 32767 for the packed 16-bit path or 2^31 - 1 for the 32-bit one.
+## @var{C} and @var{K} are then identical to the floating-point path's, element
+## for element; anything else runs in the class.  The look at the values is one
+## pass that stops at the first value ruling it out, and is made only for
+## products of at least 2^36 (single) or 2^34 (double) pair updates
+## @var{m}@var{k}@var{n} (n = 4096 and about 2600 for square products), where
+## it costs under 2% of the product; smaller products run in the class.
+## @code{__cudakernels__ ("minplus_path")} names the class the last product ran
+## in;
 ## @item @qcode{"regblock"} (@qcode{"v2"})
 ## each GPU thread keeps an 8-by-8 block of @var{C} in registers;
 ## @item @qcode{"coalesced"} (@qcode{"v1"})

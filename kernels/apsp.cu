@@ -15,8 +15,14 @@
 struct ap_facts {
   int nan, neginf;   /* floating point: any NaN, any -Inf off the diagonal */
   int negdiag;       /* the smallest vertex with a negative diagonal entry; INT_MAX: none */
-  long long lo, hi;  /* integers: the extremes of the edges (not intmax, off the diagonal) */
+  int fraction;      /* floating point: an edge that is not an integer of at most 2^31, or -0 */
+  long long lo, hi;  /* the extremes of the edges (not "no edge", off the diagonal) */
 };
+
+/* An edge of single or double data that the integer work types cannot take as it is. */
+template <class Tc> __device__ __forceinline__ bool ap_fraction(Tc v) {
+  return !(fabs(v) <= (Tc)2147483648.0) || v != trunc(v) || (v == 0 && signbit(v));
+}
 
 template <class Tc> __device__ __forceinline__ bool ap_no_edge(Tc v) {
   if constexpr (mp_traits<Tc>::is_float) return v == (Tc)INFINITY;
@@ -26,7 +32,7 @@ template <class Tc> __device__ __forceinline__ bool ap_no_edge(Tc v) {
 template <class Tc>
 __global__ void ap_survey(const Tc *__restrict__ W, size_t n, ap_facts *f) {
   long long lo = LLONG_MAX, hi = LLONG_MIN;
-  int nan = 0, neginf = 0, negdiag = INT_MAX;
+  int nan = 0, neginf = 0, negdiag = INT_MAX, fraction = 0;
   const size_t count = n * n, stride = (size_t)gridDim.x * blockDim.x;
   for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
     const Tc v = W[idx];
@@ -39,7 +45,13 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, ap_facts *f) {
     if constexpr (mp_traits<Tc>::is_float) {
       nan |= v != v;
       neginf |= v == -(Tc)INFINITY;
-    } else if (!ap_no_edge(v)) {
+      if (ap_no_edge(v) || v != v || v == -(Tc)INFINITY) continue;
+      if (ap_fraction(v)) {
+        fraction = 1;
+        continue;
+      }
+    }
+    if (!ap_no_edge(v)) {
       lo = min(lo, (long long)v);
       hi = max(hi, (long long)v);
     }
@@ -49,16 +61,27 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, ap_facts *f) {
     hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
     nan |= __shfl_xor_sync(0xffffffffu, nan, o);
     neginf |= __shfl_xor_sync(0xffffffffu, neginf, o);
+    fraction |= __shfl_xor_sync(0xffffffffu, fraction, o);
     negdiag = min(negdiag, __shfl_xor_sync(0xffffffffu, negdiag, o));
   }
   if (threadIdx.x % 32) return;
   if (nan) atomicOr(&f->nan, 1);
   if (neginf) atomicOr(&f->neginf, 1);
+  if (fraction) atomicOr(&f->fraction, 1);
   if (negdiag != INT_MAX) atomicMin(&f->negdiag, negdiag);
   if (lo != LLONG_MAX) {
     atomicMin(&f->lo, lo);
     atomicMax(&f->hi, hi);
   }
+}
+
+/* "No edge" in work type T for data of class Tc: the class's intmax for integers (apsp.cuh),
+ * for single and double data in an integer work type the largest value whose sum with another
+ * cannot wrap. */
+template <class Tc, class T> __host__ __device__ __forceinline__ T ap_no_path() {
+  if constexpr (mp_traits<T>::is_float) return (T)INFINITY;
+  else if constexpr (mp_traits<Tc>::is_float) return sizeof(T) == 2 ? (T)INT16_MAX : (T)INT32_MAX;
+  else return (T)mp_traits<Tc>::empty();
 }
 
 /* ---- conversions ----
@@ -84,7 +107,9 @@ __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, T 
 }
 
 /* Out: D in the class of W, P cropped. Integers run in double saturate to the class, and a
- * length of intmax or more is no path (P 0), as in the integer work types. */
+ * length of intmax or more is no path (P 0), as in the integer work types. Single and double
+ * data run in an integer work type (ap_pick_float) have no path at its "no edge" (ap_no_path)
+ * and above, +Inf. */
 template <class T, class Tc>
 __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32_t *P, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -94,7 +119,9 @@ __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32
   const T x = X[r * np + c];
   int nx = N ? N[r * np + c] : 0;
   Tc d;
-  if constexpr (mp_traits<Tc>::is_float || !mp_traits<T>::is_float) {
+  if constexpr (mp_traits<Tc>::is_float && !mp_traits<T>::is_float) {
+    d = x >= ap_no_path<Tc, T>() ? (Tc)INFINITY : (Tc)x;
+  } else if constexpr (mp_traits<Tc>::is_float || !mp_traits<T>::is_float) {
     d = (Tc)x;
   } else {
     typedef mp_traits<Tc> tr;
@@ -245,25 +272,40 @@ template <class T, bool ARG> static ck_status ap_rounds(const ap_matrix<T> &m, c
   return st;
 }
 
-/* The work type of an integer class and its range (apsp.cuh); single and double work in their
- * own class. */
-enum ap_form { AP_DOUBLE, AP_U32, AP_U16 };
+/* The work type of an integer class and its range (apsp.cuh). */
+enum ap_form { AP_DOUBLE, AP_U32, AP_U16, AP_CLASS };
 
 static ap_form ap_pick_form(ck_dtype t, const ap_facts &f) {
   if (t == CK_UINT32 || f.lo < 0) return AP_DOUBLE;
   return t == CK_INT32 || t == CK_UINT16 ? AP_U32 : AP_U16;
 }
 
+/* Single and double data whose edges are all nonnegative integers run in an integer work type
+ * when nothing can differ (issue 17, as gpu_minplus does): every shortest path's length, at most
+ * (n - 1) times the longest edge, is below the work type's "no edge" (ap_no_path), so no sum that
+ * can win reaches it, and, for single, at most 2^24, so that the float path's sums are exact too.
+ * Then D and P are the float path's bit for bit. Otherwise (fractions, -0, negative edges, longer
+ * paths, or narrowing off: ck_minplus_set_narrow) they work in their own class. */
+static ap_form ap_pick_float(ck_dtype t, const ap_facts &f, size_t n) {
+  if (f.fraction || f.lo < 0 || ck_minplus_set_narrow(-1) == CK_NARROW_OFF) return AP_CLASS;
+  const double longest = f.lo <= f.hi ? (double)(n - 1) * (double)f.hi : 0.0;
+  if (t == CK_SINGLE && longest > 16777216.0) return AP_CLASS;
+  return longest < INT16_MAX ? AP_U16 : longest < INT32_MAX ? AP_U32 : AP_CLASS;
+}
+
+static ck_dtype ap_last = CK_DOUBLE;
+extern "C" ck_dtype ck_apsp_last_path(void) { return ap_last; }
+
 /* The whole device call for class Tc in work type T. */
 template <class Tc, class T>
 static ck_status ap_run(ck_apsp_args *a, int *neg, ap_watch &w) {
   const size_t n = a->n, np = round_up(n, AP_BLOCK), count = np * np;
-  const bool in_place = np == n && sizeof(T) == sizeof(Tc); /* X in D, N in P */
+  /* X in D, N in P, where the work type's values are the class's as they lie */
+  const bool in_place = np == n && sizeof(T) == sizeof(Tc) &&
+                        (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float;
   T *X = in_place ? (T *)a->D : NULL;
   int *N = in_place ? a->P : NULL;
-  T inf;
-  if constexpr (mp_traits<T>::is_float) inf = (T)INFINITY;
-  else inf = (T)mp_traits<Tc>::empty();
+  const T inf = ap_no_path<Tc, T>();
   ck_status st = CK_OK;
   if (!X) st = ck_dev_alloc((void **)&X, count * sizeof(T));
   if (st == CK_OK && a->P && !N) st = ck_dev_alloc((void **)&N, count * sizeof(int));
@@ -301,7 +343,7 @@ template <class Tc> static ck_status ap_class(ck_apsp_args *a) {
   } *dev = NULL;
   ap_watch w = {{NULL, NULL}, NULL};
   CK_TRY(ck_dev_alloc((void **)&dev, sizeof(scratch)));
-  scratch init = {{0, 0, INT_MAX, LLONG_MAX, LLONG_MIN}, INT_MAX};
+  scratch init = {{0, 0, INT_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX};
   ck_status st = ck_cuda_check(cudaMemcpy(dev, &init, sizeof init, cudaMemcpyHostToDevice),
                                 "clearing the survey");
   if (st == CK_OK) {
@@ -327,15 +369,14 @@ template <class Tc> static ck_status ap_class(ck_apsp_args *a) {
                         "allocating pinned memory");
   if (st == CK_OK) {
     for (int i = 0; i < AP_IN_FLIGHT; i++) w.neg_host[i] = INT_MAX;
-    if constexpr (mp_traits<Tc>::is_float) {
-      st = ap_run<Tc, Tc>(a, &dev->neg, w);
-    } else {
-      switch (ap_pick_form(a->t, f)) {
-      case AP_U32: st = ap_run<Tc, uint32_t>(a, &dev->neg, w); break;
-      case AP_U16: st = ap_run<Tc, uint16_t>(a, &dev->neg, w); break;
-      default: st = ap_run<Tc, double>(a, &dev->neg, w); break;
-      }
-    }
+    const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n)
+                                                 : ap_pick_form(a->t, f);
+    ap_last = form == AP_U32 ? CK_UINT32 : form == AP_U16 ? CK_UINT16
+            : form == AP_DOUBLE ? CK_DOUBLE : a->t;
+    if (form == AP_U32) st = ap_run<Tc, uint32_t>(a, &dev->neg, w);
+    else if (form == AP_U16) st = ap_run<Tc, uint16_t>(a, &dev->neg, w);
+    else if constexpr (mp_traits<Tc>::is_float) st = ap_run<Tc, Tc>(a, &dev->neg, w);
+    else st = ap_run<Tc, double>(a, &dev->neg, w);
   }
   for (int i = 0; i < AP_IN_FLIGHT; i++)
     if (w.done[i]) cudaEventDestroy(w.done[i]);

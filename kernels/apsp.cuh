@@ -44,7 +44,9 @@
  *                      sums of two values up to 32767 never wrap a half
  * In both integer forms "no edge" is the class's intmax and any sum at or past it is no shorter,
  * so a path of length intmax or more counts as no path. Integer data with negative weights, and
- * uint32, run in double, where every sum is exact (|sum| < 2^53). */
+ * uint32, run in double, where every sum is exact (|sum| < 2^53). Single and double data whose
+ * weights are nonnegative integers run in uint16_t or uint32_t when every path length fits below
+ * "no edge" (32767 or 2^31 - 1; apsp.cu, ap_pick_float), with the same D and P. */
 #ifndef CK_APSP_CUH
 #define CK_APSP_CUH
 

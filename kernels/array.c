@@ -285,8 +285,8 @@ ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timin
   ck_status s;
   if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
       (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
-      (s = ck_fill_random_device(p->t, dA, m * k, 1)) == CK_OK &&
-      (s = ck_fill_random_device(p->t, dB, k * n, 2)) == CK_OK) {
+      (s = ck_fill_random_kind(p->t, dA, m * k, 1, tm->data)) == CK_OK &&
+      (s = ck_fill_random_kind(p->t, dB, k * n, 2, tm->data)) == CK_OK) {
     ck_product d = *p;
     d.A = dA;
     d.B = dB;

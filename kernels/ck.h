@@ -108,10 +108,12 @@ typedef struct {
 } ck_product;
 
 /* How a kernel is timed: `warmup` untimed runs, then `reps` runs each timed with events into
- * times_ms (reps entries). */
+ * times_ms (reps entries), on inputs of kind `data` where the timing makes its own. */
+enum { CK_DATA_INTS = 0, CK_DATA_FRACTIONS = 1, CK_DATA_WIDE = 2 };
 typedef struct {
   int warmup, reps;
   double *times_ms;
+  int data; /* the random inputs of a product's timing: CK_DATA_* */
 } ck_timing;
 
 /* Host arrays in, host arrays out; does its own allocation, transfers and cleanup. The CPU kernel
@@ -125,9 +127,19 @@ ck_status ck_minplus_device(const ck_product *p);
 /* The CPU reference: cache-blocked, OpenMP over columns of C; p->kernel is not read. */
 void ck_minplus_cpu(const ck_product *p);
 
-/* Kernel-only timing for benchmarks, on random device inputs of p's class and sizes (integers
- * 0..999; p's pointers are not read), with the witness when `witness`: whole product, pre-pass and
- * kernel. */
+/* Integer-valued single and double operands (minplus_narrow.cu): the "warptile" kernel computes
+ * them on the integer paths when the answer cannot differ. CK_NARROW_AUTO (the default) looks at
+ * products large enough for the look to pay, CK_NARROW_ALWAYS at every one (for tests),
+ * CK_NARROW_OFF at none (for comparisons). Process-wide; returns the previous mode. */
+enum { CK_NARROW_AUTO = 0, CK_NARROW_OFF = 1, CK_NARROW_ALWAYS = 2 };
+int ck_minplus_set_narrow(int mode);
+/* The class the last min-plus product on the device ran in (its own, or CK_INT16 / CK_INT32). */
+ck_dtype ck_minplus_last_path(void);
+
+/* Kernel-only timing for benchmarks, on random device inputs of p's class and sizes (tm->data:
+ * CK_DATA_INTS, integers 0..999; CK_DATA_FRACTIONS, the same plus 0.5, for the float classes;
+ * CK_DATA_WIDE, integers 0..2^20 - 1; p's pointers are not read), with the witness when
+ * `witness`: whole product, pre-pass and kernel. */
 ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm);
 
 /* ---- all-pairs shortest paths (apsp*.cu, apsp_host.c, apsp_cpu.c) ----
@@ -168,6 +180,9 @@ ck_status ck_apsp_cpu(ck_apsp_args *a);
 /* Timing of the device call on a random complete graph of class t (weights 0..999), with the
  * paths when `paths`. */
 ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm);
+/* The work type of the last shortest-path call on the device: the class of W, or for integer
+ * data and integer-valued single and double data CK_UINT16, CK_UINT32 or CK_DOUBLE (apsp.cuh). */
+ck_dtype ck_apsp_last_path(void);
 /* Paths walked back through a device P (n*n, as ck_apsp_device leaves it) for `count` pairs
  * (s[q], t[q]), 1-based: the vertices of each path, first to last, one after the other into
  * `vertices` (host, at most count*n of them; NULL: only count), and each path's length (number

@@ -16,6 +16,8 @@ ck_status ck_cuda_check(cudaError_t e, const char *what);
 
 /* Fill a device array with integers 0..999 (as float/double) from a hash of the index and seed. */
 ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed);
+/* The same of a kind (CK_DATA_*, ck.h). */
+ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed, int kind);
 
 /* The custom matmul kernels (matmul.cu) and cuBLAS (cublas_dl.c), on device arrays. */
 ck_status ck_matmul_custom_device(const ck_product *p);
@@ -32,8 +34,8 @@ void ck_dev_forget_all(void);
 typedef ck_status ck_product_fn(const ck_product *p);
 ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 
-/* Kernel-only timing of a product of p's class and sizes on random device inputs (integers
- * 0..999); p's pointers are not read. */
+/* Kernel-only timing of a product of p's class and sizes on random device inputs (of kind
+ * tm->data); p's pointers are not read. */
 ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm);
 
 /* Pipelined transfers on the package's copy stream (non-blocking), beside kernels on the default

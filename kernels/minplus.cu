@@ -53,6 +53,10 @@ template <class T> static ck_status run_typed(const ck_product *p) {
 }
 
 extern "C" ck_status ck_minplus_device(const ck_product *p) {
+  int narrowed = 0;
+  CK_TRY(mp_try_narrow(p, &narrowed));
+  if (narrowed) return CK_OK;
+  mp_note_path(p->t);
   switch (p->t) {
   case CK_DOUBLE: return run_typed<double>(p);
   case CK_SINGLE: return run_typed<float>(p);
@@ -108,22 +112,29 @@ extern "C" ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, c
 }
 
 /* ---- random device inputs for the benchmarks: integers 0..999 stored as T (wrapped for 8-bit
- * classes), from a hash of the index, so no host data or transfer is needed to time a kernel. ---- */
-template <class T> __global__ void fill_random(T *p, size_t count, uint32_t seed) {
+ * classes), from a hash of the index, so no host data or transfer is needed to time a kernel;
+ * of kind CK_DATA_FRACTIONS each plus 0.5 (floating point only), CK_DATA_WIDE 0..2^20 - 1. ---- */
+template <class T> __global__ void fill_random(T *p, size_t count, uint32_t seed, int kind) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= count) return;
   uint32_t h = (uint32_t)idx * 2654435761u ^ seed ^ (uint32_t)(idx >> 32);
   h ^= h >> 13;
   h *= 0x5bd1e995u;
   h ^= h >> 15;
-  p[idx] = (T)(h % 1000u);
+  if (kind == CK_DATA_WIDE) p[idx] = (T)(h % (1u << 20));
+  else if (kind == CK_DATA_FRACTIONS) p[idx] = (T)((double)(h % 1000u) + 0.5);
+  else p[idx] = (T)(h % 1000u);
 }
 
 extern "C" ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, uint32_t seed) {
+  return ck_fill_random_kind(t, p, count, seed, CK_DATA_INTS);
+}
+
+extern "C" ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed, int kind) {
   if (count == 0) return CK_OK;
   unsigned g = grid_for(count, MP_THREADS);
 #define FILL_CASE(CK, T) \
-  case CK: fill_random<T><<<g, MP_THREADS>>>((T *)p, count, seed); break;
+  case CK: fill_random<T><<<g, MP_THREADS>>>((T *)p, count, seed, kind); break;
   switch (t) {
     FILL_CASE(CK_DOUBLE, double)
     FILL_CASE(CK_SINGLE, float)

@@ -5,7 +5,11 @@
  *   __cudakernels__ ("info")                            -> struct
  *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
  *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C, and K (the argmin) if asked for
- *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]) -> times in ms
+ *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]
+ *                    [, "fractions" | "wide"])          -> times in ms
+ *   __cudakernels__ ("minplus_narrow" [, MODE])         -> the narrowing mode before ("auto",
+ *                                                          "off", "always"), set to MODE
+ *   __cudakernels__ ("minplus_path")                    -> class the last device product ran in
  *   __cudakernels__ ("minplus_ceiling", CLASS)          -> register-only pair updates per second
  *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
  *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
@@ -25,6 +29,7 @@
  *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE)        -> D, and P (int32) if asked for
  *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE)       -> ID of D, and of P if asked for
  *   __cudakernels__ ("apsp_time", CLASS, N, WARMUP, REPS [, "paths"]) -> times in ms
+ *   __cudakernels__ ("apsp_path")                       -> work type of the last device call
  *   __cudakernels__ ("path_dev", IDP, N, S, T)          -> [lengths, vertices of the paths]
  *   __cudakernels__ ("test_cancel_after", POLLS)        -> (for tests) a Ctrl-C after POLLS looks
  *   __cudakernels__ ("reset")                           -> frees everything, resets the device
@@ -48,6 +53,8 @@ static const struct {
     {"minplus", cmd_minplus},
     {"minplus_time", cmd_minplus_time},
     {"minplus_ceiling", cmd_minplus_ceiling},
+    {"minplus_narrow", cmd_minplus_narrow},
+    {"minplus_path", cmd_minplus_path},
     {"sum", cmd_sum},
     {"sum_time", cmd_sum_time},
     {"copy_bandwidth", cmd_copy_bandwidth},
@@ -66,6 +73,7 @@ static const struct {
     {"apsp", cmd_apsp},
     {"apsp_dev", cmd_apsp_dev},
     {"apsp_time", cmd_apsp_time},
+    {"apsp_path", cmd_apsp_path},
     {"path_dev", cmd_path_dev},
     {"test_cancel_after", cmd_test_cancel_after},
     {"reset", cmd_reset},

@@ -35,12 +35,12 @@ typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
 command_fn cmd_available, cmd_info, cmd_kernels, cmd_cublas, cmd_sync, cmd_reset, cmd_memory,
     cmd_test_alloc_limit;
 /* gw_products.c */
-command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_dev, cmd_matmul,
-    cmd_matmul_time, cmd_matmul_dev;
+command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
+    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
 /* gw_sum.c */
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */
-command_fn cmd_apsp, cmd_apsp_dev, cmd_apsp_time, cmd_path_dev, cmd_test_cancel_after;
+command_fn cmd_apsp, cmd_apsp_dev, cmd_apsp_time, cmd_apsp_path, cmd_path_dev, cmd_test_cancel_after;
 /* gw_arrays.c */
 command_fn cmd_array_put, cmd_array_get, cmd_array_free, cmd_array_info, cmd_array_convert;
 

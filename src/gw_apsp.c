@@ -180,3 +180,11 @@ void cmd_test_cancel_after(int nlhs, mxArray *plhs[], int nrhs, const mxArray *p
   double v = gw_scalar(prhs[0], "POLLS");
   cancel_after = v < 0 ? -1 : (long)v;
 }
+
+/* "apsp_path": the work type of the last shortest-path call on the device. */
+void cmd_apsp_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  (void)nrhs;
+  (void)prhs;
+  plhs[0] = mxCreateString(ck_dtype_name(ck_apsp_last_path()));
+}

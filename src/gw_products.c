@@ -66,22 +66,51 @@ static ck_product timed_shape(const mxArray *prhs[], int kernel) {
 
 void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  if (nrhs != 8)
-    gw_need_args(nrhs, 7, "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"]");
-  int with_arg = 0;
-  if (nrhs == 8) {
-    char flag[8];
-    gw_string(prhs[7], flag, sizeof flag, "the 8th argument");
-    if (strcmp(flag, "arg")) gw_fail_invalid("the 8th argument of minplus_time must be \"arg\"");
-    with_arg = 1;
+  static const char usage[] =
+      "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"] [, \"fractions\" | \"wide\"]";
+  if (nrhs < 7 || nrhs > 9) gw_need_args(nrhs, 7, usage);
+  int with_arg = 0, data = CK_DATA_INTS;
+  for (int i = 7; i < nrhs; i++) {
+    char flag[16];
+    gw_string(prhs[i], flag, sizeof flag, "a flag");
+    if (!strcmp(flag, "arg")) with_arg = 1;
+    else if (!strcmp(flag, "fractions")) data = CK_DATA_FRACTIONS;
+    else if (!strcmp(flag, "wide")) data = CK_DATA_WIDE;
+    else gw_fail_invalid("the flags of minplus_time are \"arg\", \"fractions\" and \"wide\"");
   }
   ck_product p = timed_shape(prhs, get_minplus_kernel(prhs[1]));
   ck_timing tm;
   mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
+  tm.data = data;
   ck_status s = ck_minplus_time(&p, with_arg, &tm);
   if (s != CK_OK) mxDestroyArray(times);
   gw_check(s);
   plhs[0] = times;
+}
+
+/* "minplus_narrow" [, MODE]: the mode of integer-valued single and double operands ("auto", "off",
+ * "always"), set where MODE is given; returns the mode before. */
+void cmd_minplus_narrow(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  static const char *const modes[] = {"auto", "off", "always"};
+  int mode = -1;
+  if (nrhs > 0) {
+    char name[16];
+    gw_string(prhs[0], name, sizeof name, "MODE");
+    for (int i = 0; i < 3; i++)
+      if (!strcmp(name, modes[i])) mode = i;
+    if (mode < 0) gw_fail_invalid("the narrowing mode is \"auto\", \"off\" or \"always\"");
+  }
+  const int old = ck_minplus_set_narrow(mode);
+  plhs[0] = mxCreateString(modes[old]);
+}
+
+/* "minplus_path": the class the last min-plus product on the device ran in. */
+void cmd_minplus_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  (void)nrhs;
+  (void)prhs;
+  plhs[0] = mxCreateString(ck_dtype_name(ck_minplus_last_path()));
 }
 
 void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -137,5 +137,6 @@ mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
   tm->warmup = (int)w;
   tm->reps = (int)r;
   tm->times_ms = mxGetPr(times);
+  tm->data = CK_DATA_INTS;
   return times;
 }

@@ -7,8 +7,8 @@
 ## ragged shapes, for running under @command{compute-sanitizer} (memcheck,
 ## racecheck): each kernel and class against the CPU reference, k = 0, empty
 ## results, the packed, 32-bit and wide integer paths, operands read as they
-## are, the witness, a product
-## sliced to fit a small memory, the out-of-memory path, the timing command
+## are, the witness, integer-valued single and double on the integer paths, a
+## product sliced to fit a small memory, the out-of-memory path, the timing command
 ## and the ceiling probe.
 ## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
 ## @end deftypefn
@@ -86,6 +86,7 @@ function sanitize_minplus ()
     endfor
   endfor
   ## the sliced path: rows, columns and k, merged
+  narrowed ();
   A = single (round (5 * randn (150, 700))); B = single (round (5 * randn (700, 90)));
   [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
   __cudakernels__ ("test_alloc_limit", 2^20);
@@ -96,6 +97,19 @@ function sanitize_minplus ()
   end_unwind_protect
   if (! isequal (C, RC) || ! isequal (K, RK))
     error ("sanitize_minplus: the sliced product differs from the CPU reference");
+  endif
+  ## the same with the look forced: narrowed in slices, or the float path where the integer
+  ## copies find no room
+  old = __cudakernels__ ("minplus_narrow", "always");
+  __cudakernels__ ("test_alloc_limit", 2^20);
+  unwind_protect
+    [C, K] = gpu_minplus (A, B);
+  unwind_protect_cleanup
+    __cudakernels__ ("test_alloc_limit", 0);
+    __cudakernels__ ("minplus_narrow", old);
+  end_unwind_protect
+  if (! isequal (C, RC) || ! isequal (K, RK))
+    error ("sanitize_minplus: the sliced product, narrowed, differs from the CPU reference");
   endif
   __cudakernels__ ("test_alloc_limit", 50000);
   unwind_protect
@@ -110,4 +124,29 @@ function sanitize_minplus ()
   end_unwind_protect
   assert (__cudakernels__ ("memory"), [0 0]);
   printf ("sanitize_minplus: OK\n");
+endfunction
+
+## Integer-valued single and double on the integer paths (16-bit and 32-bit, the look forced),
+## with an Inf row, and a fraction that sends the call back to the float path.
+function narrowed ()
+  old = __cudakernels__ ("minplus_narrow", "always");
+  unwind_protect
+    for cls = {"single", "double"}
+      for top = [1000 2^20]
+        A = cast (randi (top, 65, 63) - 1, cls{1}); B = cast (randi (top, 63, 130) - 1, cls{1});
+        A(3, :) = Inf;
+        for frac = [false true]
+          A(5) = A(5) + 0.5 * frac;
+          [C, K] = gpu_minplus (A, B);
+          [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+          if (! isequal (C, R) || ! isequal (K, RK) || ! isequal (gpu_minplus (A, B), R))
+            error ("sanitize_minplus: %s narrowed (top %d, fraction %d) differs from the CPU", ...
+                   cls{1}, top, frac);
+          endif
+        endfor
+      endfor
+    endfor
+  unwind_protect_cleanup
+    __cudakernels__ ("minplus_narrow", old);
+  end_unwind_protect
 endfunction

@@ -1,0 +1,202 @@
+/* Integer-valued single and double operands on the integer paths (gpu_minplus's "warptile").
+ *
+ * Most shortest-path data held in double are integers, and the DPX integer paths run several times
+ * faster than the FP64 or FP32 min-add (on an H100, 16-bit pairs at about 30 Tpair/s, 32-bit at
+ * 15, single at 13, double at 3). When every value of A and B is an integer or +Inf, the product
+ * is computed exactly on shifted integers and converted back:
+ *   a' = a - a0 and b' = b - b0 (a0, b0: the smallest finite values), +Inf -> M;
+ *   C = C' + a0 + b0, or +Inf where C' = M.
+ * The answer is the float path's, element for element, because
+ *   - every finite sum a + b is exact in the class (|a|, |b| <= 2^23 for single, 2^52 for double),
+ *     so the float path's minimum is the exact one and so is the integer path's;
+ *   - the spreads satisfy (max a' + max b') < M, so a finite sum never reaches M, and every term
+ *     with an Inf reaches it: C' = M exactly where the float path's terms are all +Inf;
+ *   - K: the integer path keeps the first k of the exact minimum, as the float path does; where
+ *     every term is +Inf the float path's K is 1 (all tie), and the integer path's, which ranks
+ *     M + b' by b', is set to 1 on the way back.
+ * Anything else falls back to the float path for the call: NaN, -Inf (Inf + -Inf is NaN and is
+ * ignored there), a non-integer, a value too large, spreads too wide for 32 bits, and -0 (a -0
+ * result is visible to a sign test; the integers have no -0).
+ *
+ * The look is one pass over A and B, a block stopping at the first value that rules narrowing
+ * out (random non-integer data stop at once), then a round trip to the host for the verdict. */
+#include "minplus.cuh"
+
+/* ---- tuning ----
+ * The look costs tens of microseconds: on an H100, non-integer data (stopped at the first value)
+ * took 62 to 84 us longer with it than without, single and double at n = 1024 and 8192 (most of
+ * it the wait for the work queued before: the verdict is read back before anything else is
+ * queued). In the automatic mode it is made only where the float path takes over about 5 ms, so
+ * that data that does not narrow pay under 2%: */
+#define MP_NARROW_MIN_PAIRS_SINGLE ((double)(1ull << 36)) /* 5.3 ms at 12.9 Tpair/s (n = 4096) */
+#define MP_NARROW_MIN_PAIRS_DOUBLE ((double)(1ull << 34)) /* 5.9 ms at 2.9 Tpair/s (n = 2580) */
+#define MP_NARROW_BLOCKS_PER_SM 8
+
+/* The verdict of the look: `bad` once anything rules narrowing out; the finite extremes of A
+ * ([0]) and B ([1]) as integers (lo > hi: none finite). */
+typedef struct {
+  int bad;
+  long long lo[2], hi[2];
+} mp_look;
+
+static int narrow_mode = CK_NARROW_AUTO;
+static ck_dtype last_path = CK_DOUBLE;
+
+extern "C" int ck_minplus_set_narrow(int mode) {
+  const int old = narrow_mode;
+  if (mode >= CK_NARROW_AUTO && mode <= CK_NARROW_ALWAYS) narrow_mode = mode;
+  return old;
+}
+
+extern "C" ck_dtype ck_minplus_last_path(void) { return last_path; }
+
+void mp_note_path(ck_dtype t) { last_path = t; }
+
+__global__ void mp_look_init(mp_look *v) {
+  v->bad = 0;
+  for (int i = 0; i < 2; i++) v->lo[i] = LLONG_MAX, v->hi[i] = LLONG_MIN;
+}
+
+/* Whether v rules narrowing out: NaN, -Inf, beyond the exact range, a fraction, -0. */
+template <class T> __device__ __forceinline__ bool mp_unnarrowable(T v) {
+  const T lim = sizeof(T) == 4 ? (T)8388608.0 : (T)4503599627370496.0; /* 2^23, 2^52 */
+  return !(fabs(v) <= lim) || v != trunc(v) || (v == 0 && signbit(v));
+}
+
+template <class T>
+__global__ void __launch_bounds__(MP_THREADS) mp_look_kernel(const T *__restrict__ X, size_t count,
+                                                              int which, mp_look *v) {
+  __shared__ long long slo[MP_THREADS / 32], shi[MP_THREADS / 32];
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  bool bad = false;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count && !bad; i += 4 * stride) {
+    if (*(volatile int *)&v->bad) break; /* someone has already ruled it out */
+    T x[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) x[u] = i + u * stride < count ? X[i + u * stride] : (T)INFINITY;
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      if (x[u] == (T)INFINITY) continue;
+      if (mp_unnarrowable(x[u])) bad = true;
+      const long long w = (long long)x[u];
+      lo = w < lo ? w : lo;
+      hi = w > hi ? w : hi;
+    }
+  }
+  if (bad) v->bad = 1;
+  for (int o = 16; o; o /= 2) {
+    lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
+    hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
+  }
+  if (threadIdx.x % 32 == 0) slo[threadIdx.x / 32] = lo, shi[threadIdx.x / 32] = hi;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < MP_THREADS / 32; w++) lo = min(lo, slo[w]), hi = max(hi, shi[w]);
+    if (lo <= hi) atomicMin(&v->lo[which], lo), atomicMax(&v->hi[which], hi);
+  }
+}
+
+template <class T, class IT>
+__global__ void mp_narrow_in(const T *__restrict__ X, IT *__restrict__ Y, size_t count, double base,
+                             IT M) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) Y[i] = X[i] == (T)INFINITY ? M : (IT)((double)X[i] - base);
+}
+
+template <class T, class IT>
+__global__ void mp_widen_out(const IT *__restrict__ Y, T *__restrict__ C, double *__restrict__ K,
+                             size_t count, double base, IT M) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const IT c = Y[i];
+  C[i] = c == M ? (T)INFINITY : (T)((double)c + base);
+  if (K && c == M) K[i] = 1.0;
+}
+
+template <class T> static unsigned mp_look_grid(size_t count) {
+  const size_t want = (count + 4 * MP_THREADS - 1) / (4 * MP_THREADS);
+  const size_t most = (size_t)mp_sm_count() * MP_NARROW_BLOCKS_PER_SM;
+  return (unsigned)(want < 1 ? 1 : want < most ? want : most);
+}
+
+/* Look at A and B (B only if it is not A) and bring the verdict to the host. */
+template <class T> static ck_status mp_take_look(const ck_product *p, mp_look *out) {
+  mp_look *dv = NULL;
+  CK_TRY(ck_dev_alloc((void **)&dv, sizeof *dv));
+  mp_look_init<<<1, 1>>>(dv);
+  const size_t na = p->m * p->k, nb = p->k * p->n;
+  mp_look_kernel<T><<<mp_look_grid<T>(na), MP_THREADS>>>((const T *)p->A, na, 0, dv);
+  const bool same = p->A == p->B && na == nb;
+  if (!same) mp_look_kernel<T><<<mp_look_grid<T>(nb), MP_THREADS>>>((const T *)p->B, nb, 1, dv);
+  ck_status s = ck_cuda_check(cudaGetLastError(), "looking at min-plus operands");
+  if (s == CK_OK) s = ck_cuda_check(cudaMemcpy(out, dv, sizeof *out, cudaMemcpyDeviceToHost),
+                                    "reading the look at min-plus operands");
+  ck_dev_free(dv);
+  if (same) out->lo[1] = out->lo[0], out->hi[1] = out->hi[0];
+  return s;
+}
+
+/* The integer class to run in, and its M, for the verdict; CK_DOUBLE: none. */
+static ck_dtype mp_pick(const mp_look &v, double base[2], long long *M) {
+  if (v.bad) return CK_DOUBLE;
+  long long spread = 0;
+  for (int i = 0; i < 2; i++) {
+    base[i] = v.lo[i] <= v.hi[i] ? (double)v.lo[i] : 0.0;
+    spread += v.lo[i] <= v.hi[i] ? v.hi[i] - v.lo[i] : 0;
+  }
+  if (spread < INT16_MAX) return *M = INT16_MAX, CK_INT16;
+  if (spread < INT32_MAX) return *M = INT32_MAX, CK_INT32;
+  return CK_DOUBLE;
+}
+
+template <class T, class IT>
+static ck_status mp_run_narrowed(const ck_product *p, const double base[2], IT M, int *done) {
+  const size_t na = p->m * p->k, nb = p->k * p->n, nc = p->m * p->n;
+  IT *dA = NULL, *dB = NULL, *dC = NULL;
+  if (ck_dev_alloc((void **)&dA, na * sizeof(IT)) != CK_OK ||
+      ck_dev_alloc((void **)&dB, nb * sizeof(IT)) != CK_OK ||
+      ck_dev_alloc((void **)&dC, nc * sizeof(IT)) != CK_OK) {
+    ck_dev_free(dA), ck_dev_free(dB), ck_dev_free(dC);
+    return CK_OK; /* no room for the integer copies: the float path, which needs none */
+  }
+  mp_narrow_in<T, IT><<<grid_for(na, MP_THREADS), MP_THREADS>>>((const T *)p->A, dA, na, base[0], M);
+  mp_narrow_in<T, IT><<<grid_for(nb, MP_THREADS), MP_THREADS>>>((const T *)p->B, dB, nb, base[1], M);
+  ck_product q = *p;
+  q.t = sizeof(IT) == 2 ? CK_INT16 : CK_INT32;
+  q.A = dA, q.B = dB, q.C = dC;
+  ck_status s = ck_cuda_check(cudaGetLastError(), "narrowing min-plus operands");
+  if (s == CK_OK) s = ck_minplus_device(&q);
+  if (s == CK_OK) {
+    mp_widen_out<T, IT><<<grid_for(nc, MP_THREADS), MP_THREADS>>>(dC, (T *)p->C, p->K, nc,
+                                                                  base[0] + base[1], M);
+    s = ck_cuda_check(cudaGetLastError(), "widening a min-plus result");
+  }
+  if (s != CK_OK) cudaDeviceSynchronize(); /* nothing may still use the copies */
+  ck_dev_free(dA), ck_dev_free(dB), ck_dev_free(dC);
+  if (s == CK_OK) *done = 1, mp_note_path(q.t);
+  return s;
+}
+
+template <class T> static ck_status mp_narrow_typed(const ck_product *p, int *done) {
+  const double pairs = (double)p->m * p->k * p->n;
+  const double least = sizeof(T) == 4 ? MP_NARROW_MIN_PAIRS_SINGLE : MP_NARROW_MIN_PAIRS_DOUBLE;
+  if (narrow_mode == CK_NARROW_OFF || (narrow_mode == CK_NARROW_AUTO && pairs < least)) return CK_OK;
+  mp_look v;
+  CK_TRY(mp_take_look<T>(p, &v));
+  double base[2];
+  long long M = 0;
+  switch (mp_pick(v, base, &M)) {
+  case CK_INT16: return mp_run_narrowed<T, int16_t>(p, base, (int16_t)M, done);
+  case CK_INT32: return mp_run_narrowed<T, int32_t>(p, base, (int32_t)M, done);
+  default: return CK_OK;
+  }
+}
+
+ck_status mp_try_narrow(const ck_product *p, int *done) {
+  *done = 0;
+  if (p->kernel != CK_MINPLUS_WARPTILE || p->m == 0 || p->n == 0 || p->k == 0) return CK_OK;
+  if (p->t == CK_DOUBLE) return mp_narrow_typed<double>(p, done);
+  if (p->t == CK_SINGLE) return mp_narrow_typed<float>(p, done);
+  return CK_OK;
+}
