@@ -11,6 +11,11 @@
 ## single; a single and a double input give single, as in Octave).  @var{k} = 0
 ## gives zeros.  NaN and Inf propagate as in any sum of products.
 ##
+## Pages: with @var{A} of size m-by-k-by-p@dots{} and @var{B} of size
+## k-by-n-by-p@dots{}, the product is taken page by page as @code{pagemtimes}
+## does (each dimension beyond the second matches, or is 1 on one side and is
+## broadcast); each page is the 2-D product of its pages by the same kernel.
+##
 ## The option @qcode{"kernel"} picks a rung of the ladder (see
 ## @code{gpu_kernels ("matmul")}), after Kirk & Hwu's tiled multiply and
 ## S. Boehm's @cite{How to Optimize a CUDA Matmul Kernel}:
@@ -95,7 +100,7 @@ endfunction
 %!error <supported classes are double, single> gpu_matmul (int8 (1), int8 (1))
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2) + 1i)
 %!error <must be full> gpu_matmul (speye (2), ones (2))
-%!error id=cudakernels:invalidinput gpu_matmul (ones (2, 2, 2), ones (2))
+%!error id=cudakernels:invalidinput gpu_matmul (ones (2, 2, 2), ones (2, 2, 3))
 %!error <unknown kernel "fast"; the kernels are: naive, tiled16> ...
 %! gpu_matmul (ones (2), ones (2), "kernel", "fast")
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2), "kernel")

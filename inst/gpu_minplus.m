@@ -38,6 +38,13 @@
 ## result is @code{intmax}, the identity of the minimum.
 ## @end itemize
 ##
+## Pages: with @var{A} of size m-by-k-by-p@dots{} and @var{B} of size
+## k-by-n-by-p@dots{}, @var{C} is m-by-n-by-p@dots{}, page by page, as
+## @code{pagemtimes} pairs them: each dimension beyond the second matches, or
+## is 1 on one side and is then broadcast.  @var{K} is paged alike.  Each page
+## is exactly the 2-D product of its pages (today the pages run one after the
+## other on the device).
+##
 ## With a second output, @var{K}(i,j) is the @var{k} attaining the minimum,
 ## the path witness of shortest paths: exactly Octave's
 ## @code{[C, K] = min (A + permute (B, [3 1 2]), [], 2)}, so on ties the
@@ -278,7 +285,7 @@ endfunction
 %!error id=cudakernels:invalidinput gpu_minplus (struct ("a", 1))
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2) + 1i)
 %!error <must be full> gpu_minplus (speye (2))
-%!error id=cudakernels:invalidinput gpu_minplus (ones (2, 2, 2))
+%!error id=cudakernels:invalidinput gpu_minplus (ones (2, 2, 2), ones (2, 2, 3))
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), ones (2), "kernel")
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", "nosuch")
 %!error id=cudakernels:invalidinput gpu_minplus (ones (2), "kernel", 2)

@@ -190,6 +190,22 @@ ck_dtype ck_apsp_last_path(void);
 ck_status ck_path_device(const int32_t *P, size_t n, const double *s, const double *t,
                          size_t count, double *lengths, double *vertices);
 
+/* ---- paged products (pages.c) ----
+ * count pages: C(:, :, q) = A(:, :, ia[q]) (x) B(:, :, ib[q]), the pages of A m x k, of B k x n,
+ * of C (and K) m x n, one after the other; ia, ib 0-based, below pages_a and pages_b. */
+typedef struct {
+  size_t count, pages_a, pages_b;
+  const size_t *ia, *ib;
+} ck_pages;
+/* Device arrays: `fn` (a 2-D device product, ck_minplus_device or ck_matmul_device) on each
+ * page. */
+typedef ck_status ck_product_fn(const ck_product *p);
+ck_status ck_pages_device(ck_product_fn *fn, const ck_product *p, const ck_pages *pg);
+/* Host arrays: device_fn on every page with all pages on the device where they fit, else host_fn
+ * (the 2-D host product) page by page; on_host: the CPU kernel, host_fn page by page. */
+ck_status ck_pages_host(ck_product_fn *device_fn, ck_product_fn *host_fn, int on_host,
+                        const ck_product *p, const ck_pages *pg);
+
 /* ---- transfers and device-resident arrays (array.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:
  * the CPU fills one while the DMA engine drains the other, so a copy runs at pinned speed without

@@ -31,7 +31,6 @@ void ck_dev_forget_all(void);
 
 /* A product on host arrays (p's pointers): allocate, upload (staged), run `fn` on the device
  * copies, download, free. */
-typedef ck_status ck_product_fn(const ck_product *p);
 ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 
 /* Kernel-only timing of a product of p's class and sizes on random device inputs (of kind

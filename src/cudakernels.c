@@ -25,6 +25,10 @@
  *   __cudakernels__ ("array_convert", ID, CLASS)        -> ID of a converted copy
  *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL)  -> ID of C
  *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL)   -> ID of C
+ *   __cudakernels__ ("minplus_pages", A, B, KERNEL, M, K, N, IA, IB) -> C (m x n*pages), and K
+ *   __cudakernels__ ("matmul_pages", A, B, KERNEL, M, K, N, IA, IB)  -> C (m x n*pages)
+ *   __cudakernels__ ("minplus_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB) -> ID of C, of K
+ *   __cudakernels__ ("matmul_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB)  -> ID of C
  *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
  *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE)        -> D, and P (int32) if asked for
  *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE)       -> ID of D, and of P if asked for
@@ -69,6 +73,10 @@ static const struct {
     {"array_convert", cmd_array_convert},
     {"minplus_dev", cmd_minplus_dev},
     {"matmul_dev", cmd_matmul_dev},
+    {"minplus_pages", cmd_minplus_pages},
+    {"matmul_pages", cmd_matmul_pages},
+    {"minplus_pages_dev", cmd_minplus_pages_dev},
+    {"matmul_pages_dev", cmd_matmul_pages_dev},
     {"sum_dev", cmd_sum_dev},
     {"apsp", cmd_apsp},
     {"apsp_dev", cmd_apsp_dev},

@@ -28,6 +28,15 @@ ck_array_id gw_id(const mxArray *a, const char *what);
 mxArray *gw_id_value(ck_array_id id);
 /* WARMUP and REPS of a timing command into tm, with a fresh 1-by-REPS `times` for its results. */
 mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm);
+/* A device product's results: C (class t, count elements) and, with `witness`, K (double), as
+ * new arrays handed to run(ctx, C, K); on failure both are freed and the error raised, else
+ * plhs gets their ids. */
+typedef ck_status gw_device_run(void *ctx, void *C, double *K);
+void gw_device_result(mxArray *plhs[], ck_dtype t, size_t count, int witness, gw_device_run *run,
+                      void *ctx);
+/* The same for a product on host arrays: C (rows x cols, class t) and K made in Octave's memory. */
+void gw_host_result(mxArray *plhs[], ck_dtype t, size_t rows, size_t cols, int witness,
+                    gw_device_run *run, void *ctx);
 
 typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
@@ -37,6 +46,8 @@ command_fn cmd_available, cmd_info, cmd_kernels, cmd_cublas, cmd_sync, cmd_reset
 /* gw_products.c */
 command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
     cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
+/* gw_pages.c */
+command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev;
 /* gw_sum.c */
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */

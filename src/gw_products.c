@@ -36,25 +36,19 @@ static ck_product host_operands(const mxArray *prhs[], ck_dtype t, int kernel) {
   return p;
 }
 
+static ck_status run_host_minplus(void *ctx, void *C, double *K) {
+  ck_product *p = ctx;
+  p->C = C;
+  p->K = K;
+  return ck_minplus(p);
+}
+
 void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   gw_need_args(nrhs, 3, "\"minplus\", A, B, KERNEL");
   ck_dtype t = gw_matrix_dtype(prhs[0], "A");
   if (gw_matrix_dtype(prhs[1], "B") != t) gw_fail_invalid("A and B must be of the same class");
   ck_product p = host_operands(prhs, t, get_minplus_kernel(prhs[2]));
-  mxArray *C = mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, gw_class_of(t), mxREAL);
-  mxArray *K = nlhs > 1
-                   ? mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, mxDOUBLE_CLASS, mxREAL)
-                   : NULL;
-  p.C = mxGetData(C);
-  p.K = K ? mxGetPr(K) : NULL;
-  ck_status s = ck_minplus(&p);
-  if (s != CK_OK) {
-    mxDestroyArray(C);
-    if (K) mxDestroyArray(K);
-  }
-  gw_check(s);
-  plhs[0] = C;
-  if (K) plhs[1] = K;
+  gw_host_result(plhs, t, p.m, p.n, nlhs > 1, run_host_minplus, &p);
 }
 
 /* CLASS, KERNEL, M, K, N of a timing command into a product with no operands. */
@@ -147,6 +141,18 @@ void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   plhs[0] = times;
 }
 
+typedef struct {
+  ck_product p;
+  ck_status (*fn)(const ck_product *);
+} device_call;
+
+static ck_status run_device_call(void *ctx, void *C, double *K) {
+  device_call *c = ctx;
+  c->p.C = C;
+  c->p.K = K;
+  return c->fn(&c->p);
+}
+
 /* The operands of a device product (prhs = IDA, IDB, M, K, N): two arrays of one class with m*k
  * and k*n elements; the result C, and with `witness` the min-plus witness K (double) as a second
  * array. */
@@ -154,26 +160,14 @@ static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
                            ck_status (*fn)(const ck_product *), int witness) {
   ck_dtype ta, tb;
   size_t na, nb;
-  void *pa, *pb, *pc, *pk = NULL;
+  void *pa, *pb;
   gw_check(ck_array_lookup(gw_id(prhs[0], "IDA"), &ta, &na, &pa));
   gw_check(ck_array_lookup(gw_id(prhs[1], "IDB"), &tb, &nb, &pb));
   size_t m = gw_size(prhs[2], "M"), k = gw_size(prhs[3], "K"), n = gw_size(prhs[4], "N");
   if (ta != tb) gw_fail_invalid("A and B must be of the same class");
   if (na != m * k || nb != k * n) gw_fail_invalid("M, K, N do not match the arrays");
-  ck_array_id idc = 0, idk = 0;
-  gw_check(ck_array_create(ta, m * n, &idc, &pc));
-  ck_status s = witness ? ck_array_create(CK_DOUBLE, m * n, &idk, &pk) : CK_OK;
-  if (s == CK_OK) {
-    ck_product p = {ta, kernel, pa, pb, pc, (double *)pk, m, k, n};
-    s = fn(&p);
-  }
-  if (s != CK_OK) {
-    ck_array_free(idc);
-    ck_array_free(idk);
-  }
-  gw_check(s);
-  plhs[0] = gw_id_value(idc);
-  if (witness) plhs[1] = gw_id_value(idk);
+  device_call c = {{ta, kernel, pa, pb, NULL, NULL, m, k, n}, fn};
+  gw_device_result(plhs, ta, m * n, witness, run_device_call, &c);
 }
 
 void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -140,3 +140,35 @@ mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
   tm->data = CK_DATA_INTS;
   return times;
 }
+
+void gw_device_result(mxArray *plhs[], ck_dtype t, size_t count, int witness, gw_device_run *run,
+                      void *ctx) {
+  ck_array_id idc = 0, idk = 0;
+  void *pc, *pk = NULL;
+  gw_check(ck_array_create(t, count, &idc, &pc));
+  ck_status s = witness ? ck_array_create(CK_DOUBLE, count, &idk, &pk) : CK_OK;
+  if (s == CK_OK) s = run(ctx, pc, (double *)pk);
+  if (s != CK_OK) {
+    ck_array_free(idc);
+    ck_array_free(idk);
+  }
+  gw_check(s);
+  plhs[0] = gw_id_value(idc);
+  if (witness) plhs[1] = gw_id_value(idk);
+}
+
+void gw_host_result(mxArray *plhs[], ck_dtype t, size_t rows, size_t cols, int witness,
+                    gw_device_run *run, void *ctx) {
+  mxArray *C = mxCreateUninitNumericMatrix((mwSize)rows, (mwSize)cols, gw_class_of(t), mxREAL);
+  mxArray *K = witness
+                   ? mxCreateUninitNumericMatrix((mwSize)rows, (mwSize)cols, mxDOUBLE_CLASS, mxREAL)
+                   : NULL;
+  ck_status s = run(ctx, mxGetData(C), K ? mxGetPr(K) : NULL);
+  if (s != CK_OK) {
+    mxDestroyArray(C);
+    if (K) mxDestroyArray(K);
+  }
+  gw_check(s);
+  plhs[0] = C;
+  if (K) plhs[1] = K;
+}

@@ -4,9 +4,10 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {[@var{A}, @var{B}, @var{kernel}] =} ck_matrix_args (@var{caller}, @var{op}, @var{default}, @var{aliases}, @var{A}, @dots{})
 ## Parse and check the arguments of a matrix product @code{@var{caller} (@var{A},
-## [@var{B}], "kernel", @var{name})}: real, full, 2-D single or double
-## operands with agreeing inner dimensions (@var{B} = @var{A}, square, when
-## absent); single wins over double; the kernel one of @code{gpu_kernels
+## [@var{B}], "kernel", @var{name})}: real, full single or double operands
+## with agreeing inner dimensions (@var{B} = @var{A}, square, when absent), of
+## any number of dimensions, the ones beyond the second (pages) matching or 1,
+## as in @code{pagemtimes}; single wins over double; the kernel one of @code{gpu_kernels
 ## (@var{op})} or of @var{aliases}, case-insensitive.  When either operand is a
 ## gpu_array both are returned as gpu_arrays (the other one uploaded, a class
 ## conversion done on the device).  Errors carry the identifier
@@ -40,6 +41,7 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
              "%s: inner dimensions must agree: A is %dx%d, B is %dx%d",
              caller, sa(1), sa(2), sb(1), sb(2));
     endif
+    check_pages (caller, sa, sb);
   endif
   if (! strcmp (ca, cb) && ! (any (strcmp (ca, {"single", "double"}))
                               && any (strcmp (cb, {"single", "double"}))))
@@ -117,8 +119,6 @@ function check_operand (caller, X, dev, cls, dims, name, classes)
       error ("cudakernels:invalidinput",
              "%s: %s is a %s gpu_array; the supported classes are %s",
              caller, name, cls, strjoin (classes, ", "));
-    elseif (numel (dims) != 2)
-      error ("cudakernels:invalidinput", "%s: %s must be a 2-D matrix", caller, name);
     endif
     return;
   endif
@@ -135,8 +135,17 @@ function check_operand (caller, X, dev, cls, dims, name, classes)
   elseif (issparse (X))
     error ("cudakernels:invalidinput",
            "%s: %s must be full, not sparse (use full (%s))", caller, name, name);
-  elseif (numel (dims) != 2)
+  endif
+endfunction
+
+## Each dimension beyond the second (the pages) matches, or is 1 on one side.
+function check_pages (caller, sa, sb)
+  L = max (numel (sa), numel (sb));
+  sa(end+1:L) = 1; sb(end+1:L) = 1;
+  bad = find (sa(3:end) != sb(3:end) & sa(3:end) != 1 & sb(3:end) != 1, 1);
+  if (! isempty (bad))
     error ("cudakernels:invalidinput",
-           "%s: %s must be a 2-D matrix; it has %d dimensions", caller, name, numel (dims));
+           "%s: page dimension %d must agree or be 1: A has %d, B has %d",
+           caller, bad + 2, sa(bad + 2), sb(bad + 2));
   endif
 endfunction

@@ -1,0 +1,136 @@
+/* The gateway's paged products (kernels/pages.c): min-plus and matrix products page by page, on
+ * host arrays and on gpu_arrays. The .m layer works out the broadcast (IA, IB: for each page of
+ * C, the 1-based pages of A and B) and hands host operands over as 2-D matrices, A as
+ * m x (k * pages of A), B as k x (n * pages of B). */
+#include <string.h>
+
+#include "gateway.h"
+
+/* IA or IB: `count` 1-based page numbers into 0-based ones (mxMalloc'd: freed on an error). */
+static size_t *page_list(const mxArray *a, size_t count, const char *what) {
+  if (!mxIsDouble(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != count)
+    gw_fail_invalid("IA and IB must be real double vectors of one entry per page of C");
+  const double *v = mxGetPr(a);
+  size_t *out = mxMalloc((count ? count : 1) * sizeof *out);
+  for (size_t q = 0; q < count; q++) {
+    if (!(v[q] >= 1) || v[q] != (double)(size_t)v[q]) gw_fail_invalid(what);
+    out[q] = (size_t)v[q] - 1;
+  }
+  return out;
+}
+
+/* The pages of an operand of `numel` elements, each `per_page`, that the lists refer to. */
+static size_t page_count(size_t numel, size_t per_page, const size_t *list, size_t count) {
+  if (per_page) return numel / per_page;
+  size_t most = 0;
+  for (size_t q = 0; q < count; q++)
+    if (list[q] + 1 > most) most = list[q] + 1;
+  return most;
+}
+
+/* M, K, N, IA, IB (prhs) into p's sizes and the page lists. */
+static ck_pages read_pages(ck_product *p, const mxArray *prhs[], size_t numel_a, size_t numel_b) {
+  p->m = gw_size(prhs[0], "M");
+  p->k = gw_size(prhs[1], "K");
+  p->n = gw_size(prhs[2], "N");
+  size_t count = mxGetNumberOfElements(prhs[3]);
+  ck_pages pg = {count, 0, 0, NULL, NULL};
+  pg.ia = page_list(prhs[3], count, "IA must hold page numbers of A, from 1");
+  pg.ib = page_list(prhs[4], count, "IB must hold page numbers of B, from 1");
+  pg.pages_a = page_count(numel_a, p->m * p->k, pg.ia, count);
+  pg.pages_b = page_count(numel_b, p->k * p->n, pg.ib, count);
+  if (pg.pages_a * p->m * p->k != numel_a || pg.pages_b * p->k * p->n != numel_b)
+    gw_fail_invalid("M, K, N do not match the operands' pages");
+  return pg;
+}
+
+typedef struct {
+  ck_product_fn *device, *host;
+  int minplus;
+} gw_paged_op;
+
+static const gw_paged_op minplus_op = {ck_minplus_device, ck_minplus, 1};
+static const gw_paged_op matmul_op = {ck_matmul_device, ck_matmul, 0};
+
+typedef struct {
+  ck_product p;
+  ck_pages pg;
+  const gw_paged_op *op;
+  int on_host;
+} paged_host;
+
+static ck_status run_paged_host(void *ctx, void *C, double *K) {
+  paged_host *c = ctx;
+  c->p.C = C;
+  c->p.K = K;
+  return ck_pages_host(c->op->device, c->op->host, c->on_host, &c->p, &c->pg);
+}
+
+/* prhs = A, B, KERNEL, M, K, N, IA, IB; host C (m x n * pages), and K for min-plus. */
+static void host_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const mxArray *prhs[]) {
+  ck_dtype t = op->minplus ? gw_matrix_dtype(prhs[0], "A") : gw_float_matrix_dtype(prhs[0], "A");
+  if ((op->minplus ? gw_matrix_dtype(prhs[1], "B") : gw_float_matrix_dtype(prhs[1], "B")) != t)
+    gw_fail_invalid("A and B must be of the same class");
+  char name[32];
+  gw_string(prhs[2], name, sizeof name, "KERNEL");
+  int kernel = op->minplus ? ck_minplus_kernel_id(name) : ck_matmul_kernel_id(name);
+  if (kernel < 0) gw_fail_invalid("unknown kernel");
+  ck_product p = {t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), NULL, NULL, 0, 0, 0};
+  ck_pages pg = read_pages(&p, prhs + 3, mxGetNumberOfElements(prhs[0]),
+                           mxGetNumberOfElements(prhs[1]));
+  paged_host c = {p, pg, op, op->minplus && kernel == CK_MINPLUS_CPU};
+  gw_host_result(plhs, t, p.m, p.n * pg.count, op->minplus && nlhs > 1, run_paged_host, &c);
+}
+
+typedef struct {
+  ck_product p;
+  ck_pages pg;
+  ck_product_fn *fn;
+} paged_call;
+
+static ck_status run_paged_call(void *ctx, void *C, double *K) {
+  paged_call *c = ctx;
+  c->p.C = C;
+  c->p.K = K;
+  return ck_pages_device(c->fn, &c->p, &c->pg);
+}
+
+/* prhs = IDA, IDB, M, K, N, KERNEL, IA, IB; the ids of C (m*n*pages) and, asked for, K. */
+static void device_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const mxArray *prhs[]) {
+  ck_dtype ta, tb;
+  size_t na, nb;
+  void *pa, *pb;
+  gw_check(ck_array_lookup(gw_id(prhs[0], "IDA"), &ta, &na, &pa));
+  gw_check(ck_array_lookup(gw_id(prhs[1], "IDB"), &tb, &nb, &pb));
+  if (ta != tb) gw_fail_invalid("A and B must be of the same class");
+  char name[32];
+  gw_string(prhs[5], name, sizeof name, "KERNEL");
+  int kernel = op->minplus ? ck_minplus_kernel_id(name) : ck_matmul_kernel_id(name);
+  if (kernel < 0 || (op->minplus && kernel == CK_MINPLUS_CPU))
+    gw_fail_invalid("unknown kernel, or the cpu kernel on gpu_arrays");
+  ck_product p = {ta, kernel, pa, pb, NULL, NULL, 0, 0, 0};
+  const mxArray *sizes[5] = {prhs[2], prhs[3], prhs[4], prhs[6], prhs[7]};
+  ck_pages pg = read_pages(&p, sizes, na, nb);
+  paged_call c = {p, pg, op->device};
+  gw_device_result(plhs, ta, p.m * p.n * pg.count, op->minplus && nlhs > 1, run_paged_call, &c);
+}
+
+void cmd_minplus_pages(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 8, "\"minplus_pages\", A, B, KERNEL, M, K, N, IA, IB");
+  host_pages(&minplus_op, nlhs, plhs, prhs);
+}
+
+void cmd_matmul_pages(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 8, "\"matmul_pages\", A, B, KERNEL, M, K, N, IA, IB");
+  host_pages(&matmul_op, nlhs, plhs, prhs);
+}
+
+void cmd_minplus_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 8, "\"minplus_pages_dev\", IDA, IDB, M, K, N, KERNEL, IA, IB");
+  device_pages(&minplus_op, nlhs, plhs, prhs);
+}
+
+void cmd_matmul_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  gw_need_args(nrhs, 8, "\"matmul_pages_dev\", IDA, IDB, M, K, N, KERNEL, IA, IB");
+  device_pages(&matmul_op, nlhs, plhs, prhs);
+}
