@@ -22,6 +22,8 @@ endfunction
 %!   assert (format, "texinfo", sprintf ("%s: no Texinfo help", names{i}));
 %!   assert (! isempty (strfind (text, "@deftypefn")), sprintf ("%s: no @deftypefn", names{i}));
 %!   assert (! isempty (strfind (text, names{i})), sprintf ("%s: help does not name it", names{i}));
+%!   ## a line without "##" inside the block cuts the help short
+%!   assert (! isempty (strfind (text, "@end deftypefn")), sprintf ("%s: help cut short", names{i}));
 %!   if (! isempty (file_in_path (getenv ("PATH"), "makeinfo")))
 %!     [msg, status] = __makeinfo__ (text, "plain text");
 %!     assert (status, 0, sprintf ("%s: makeinfo failed", names{i}));
