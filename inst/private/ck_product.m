@@ -10,65 +10,57 @@
 ## @end deftypefn
 
 function [C, K] = ck_product (caller, op, A, B, kernel)
-  sa = size (A); sb = size (B);
-  if (numel (sa) > 2 || numel (sb) > 2)
-    if (nargout < 2)
-      C = paged (caller, op, A, B, kernel, sa, sb);
-    else
-      [C, K] = paged (caller, op, A, B, kernel, sa, sb);
+  dev = isa (A, "gpu_array");
+  if (dev)
+    if (strcmp (kernel, "cpu"))
+      error ("cudakernels:invalidinput",
+             "%s: the cpu kernel works on host arrays; gather the gpu_arrays first", caller);
     endif
-    return;
-  endif
-  if (! isa (A, "gpu_array"))
-    if (nargout < 2)    # the witness costs time: only when asked for
-      C = ck_call (caller, op, A, B, kernel);
-    else
-      [C, K] = ck_call (caller, op, A, B, kernel);
-    endif
-    return;
-  endif
-  no_cpu_on_device (caller, kernel);
-  [ida, cls, da] = facts (A);   # one method call each (see ck_matrix_args)
-  [idb, ~, db] = facts (B);
-  m = da(1); k = da(2); n = db(2);
-  if (nargout < 2)
-    id = ck_call (caller, [op "_dev"], ida, idb, m, k, n, kernel);
+    [ida, cls, sa] = facts (A);   # one method call each (see ck_matrix_args)
+    [idb, ~, sb] = facts (B);
   else
-    [id, idk] = ck_call (caller, [op "_dev"], ida, idb, m, k, n, kernel);
-    K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n]);
+    sa = size (A); sb = size (B);
   endif
-  C = gpu_array ("__cudakernels_wrap__", id, cls, [m n]);
-endfunction
-
-## Pages (dimensions beyond the second), broadcast as pagemtimes does: for each
-## page of C, the pages of A and B it takes.
-function [C, K] = paged (caller, op, A, B, kernel, sa, sb)
   m = sa(1); k = sa(2); n = sb(2);
-  [ia, ib, pdims] = page_map (sa(3:end), sb(3:end));
-  if (! isa (A, "gpu_array"))
-    A = reshape (A, m, k * prod (sa(3:end)));
-    B = reshape (B, k, n * prod (sb(3:end)));
-    if (nargout < 2)
-      C = ck_call (caller, [op "_pages"], A, B, kernel, m, k, n, ia, ib);
+  if (numel (sa) > 2 || numel (sb) > 2)   # pages
+    [ia, ib, pdims] = page_map (sa(3:end), sb(3:end));
+    cmd = [op "_pages"];
+    if (dev)
+      args = {ida, idb, m, k, n, kernel, ia, ib};
     else
-      [C, K] = ck_call (caller, [op "_pages"], A, B, kernel, m, k, n, ia, ib);
+      args = {reshape(A, m, k * prod (sa(3:end))), reshape(B, k, n * prod (sb(3:end))), ...
+              kernel, m, k, n, ia, ib};
+    endif
+  else
+    pdims = [];
+    cmd = op;
+    if (dev)
+      args = {ida, idb, m, k, n, kernel};
+    else
+      args = {A, B, kernel};
+    endif
+  endif
+  if (! dev)
+    if (nargout < 2)    # the witness costs time: only when asked for
+      C = ck_call (caller, cmd, args{:});
+    else
+      [C, K] = ck_call (caller, cmd, args{:});
       K = reshape (K, [m n pdims]);
     endif
     C = reshape (C, [m n pdims]);
     return;
   endif
-  no_cpu_on_device (caller, kernel);
-  [ida, cls] = facts (A);
-  idb = facts (B);
   if (nargout < 2)
-    id = ck_call (caller, [op "_pages_dev"], ida, idb, m, k, n, kernel, ia, ib);
+    id = ck_call (caller, [cmd "_dev"], args{:});
   else
-    [id, idk] = ck_call (caller, [op "_pages_dev"], ida, idb, m, k, n, kernel, ia, ib);
+    [id, idk] = ck_call (caller, [cmd "_dev"], args{:});
     K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n pdims]);
   endif
   C = gpu_array ("__cudakernels_wrap__", id, cls, [m n pdims]);
 endfunction
 
+## For each page of C (the dimensions beyond the second, broadcast as
+## pagemtimes does), the pages of A and B it takes.
 function [ia, ib, pdims] = page_map (da, db)
   L = max (numel (da), numel (db));
   da(end+1:L) = 1; db(end+1:L) = 1;
@@ -82,11 +74,4 @@ function [ia, ib, pdims] = page_map (da, db)
   sb(db == 1) = {ones(P, 1)};
   ia = sub2ind ([da 1], sa{:}, ones (P, 1));
   ib = sub2ind ([db 1], sb{:}, ones (P, 1));
-endfunction
-
-function no_cpu_on_device (caller, kernel)
-  if (strcmp (kernel, "cpu"))
-    error ("cudakernels:invalidinput",
-           "%s: the cpu kernel works on host arrays; gather the gpu_arrays first", caller);
-  endif
 endfunction
