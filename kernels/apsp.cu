@@ -21,7 +21,7 @@ struct ap_facts {
 
 /* An edge of single or double data that the integer work types cannot take as it is. */
 template <class Tc> __device__ __forceinline__ bool ap_fraction(Tc v) {
-  return !(fabs(v) <= (Tc)2147483648.0) || v != trunc(v) || (v == 0 && signbit(v));
+  return mp_not_whole(v, (Tc)2147483648.0);
 }
 
 template <class Tc> __device__ __forceinline__ bool ap_no_edge(Tc v) {

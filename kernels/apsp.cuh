@@ -75,6 +75,13 @@ template <> struct ap_work<uint16_t> {
   }
 };
 
+/* A 16-bit work value as the warptile level's A operand: in both halves of its word (the other
+ * work types are their own words). */
+template <class T, class TW> __device__ __forceinline__ TW ap_word_of(T v) {
+  if constexpr (sizeof(TW) == sizeof(T)) return (TW)v;
+  else return (TW)v | (TW)v << 16;
+}
+
 /* One tile product of the closure (apsp_tiles.cu), or of a warptile step (apsp_warptile.cu, in
  * words: TA the A operand's element, TB the word of B, the old values and the output):
  *   out = min (old, A (x) B) where strictly smaller, with paths the next hops into nout from na

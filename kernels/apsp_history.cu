@@ -25,11 +25,6 @@
 #define AP_STRIP_VECS 2  /* vectors per warp */
 #define AP_STRIP_PER_BLOCK (AP_STRIP_WARPS * AP_STRIP_VECS) /* must divide AP_TILE */
 
-template <class T, class TW> __device__ __forceinline__ TW ap_hist_word(T v) {
-  if constexpr (sizeof(TW) == sizeof(T)) return (TW)v;
-  else return (TW)v | (TW)v << 16; /* a 16-bit value in both halves of its word */
-}
-
 /* Entry e of vector `vec`: the column strip's vectors are X's rows (their entries p + e), the
  * row strip's are X's columns (their entries in rows p + e). */
 template <bool COLS> __device__ __forceinline__ size_t ap_strip_at(size_t ld, int p, int vec, int e) {
@@ -133,7 +128,7 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
                              : (size_t)(32 * jb + lane) * s.ldout + vec[i];
       s.out[at] = (T)hist[i];
       if (COLS && s.nout) s.nout[at] = histn[i];
-      if (COLS && s.outa) s.outa[at] = ap_hist_word<T, TW>((T)hist[i]);
+      if (COLS && s.outa) s.outa[at] = ap_word_of<T, TW>((T)hist[i]);
     }
   }
 #pragma unroll

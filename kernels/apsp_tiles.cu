@@ -11,11 +11,6 @@
 
 /* ---- step 2: the snapshot ---- */
 
-template <class T, class TW> __device__ __forceinline__ TW ap_word_of(T v) {
-  if constexpr (std::is_same<T, TW>::value) return v;
-  else return (TW)v | (TW)v << 16; /* a 16-bit value in both halves of its word */
-}
-
 /* One flat pass over the three pieces: the pivot block (B x B), the row strip (B x size) and the
  * column strip (size x B); for word operands (TW != T) the pivot block and the column strip also
  * as words. (Only the distances-only round takes a snapshot: with paths the strips keep their

@@ -132,7 +132,7 @@ void ck_minplus_cpu(const ck_product *p);
  * products large enough for the look to pay, CK_NARROW_ALWAYS at every one (for tests),
  * CK_NARROW_OFF at none (for comparisons). Process-wide; returns the previous mode. */
 enum { CK_NARROW_AUTO = 0, CK_NARROW_OFF = 1, CK_NARROW_ALWAYS = 2 };
-int ck_minplus_set_narrow(int mode);
+int ck_minplus_set_narrow(int mode); /* any other mode: read it, change nothing */
 /* The class the last min-plus product on the device ran in (its own, or CK_INT16 / CK_INT32). */
 ck_dtype ck_minplus_last_path(void);
 

@@ -69,6 +69,12 @@ MP_INT_TRAITS(int32_t, long long, INT32_MIN, INT32_MAX)
 MP_INT_TRAITS(uint32_t, long long, 0, UINT32_MAX)
 #undef MP_INT_TRAITS
 
+/* Whether single or double v is not a whole number of magnitude at most lim, or is -0: what keeps
+ * such data off the integer paths (minplus_narrow.cu, apsp.cu). NaN and +-Inf are not whole. */
+template <class T> __device__ __forceinline__ bool mp_not_whole(T v, T lim) {
+  return !(fabs(v) <= lim) || v != trunc(v) || (v == 0 && signbit(v));
+}
+
 /* One product on the device: operands, result and (with the witness) K, the smallest k attaining
  * each minimum, 1-based, as a double. */
 template <class T> struct mp_problem {

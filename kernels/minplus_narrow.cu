@@ -57,10 +57,9 @@ __global__ void mp_look_init(mp_look *v) {
   for (int i = 0; i < 2; i++) v->lo[i] = LLONG_MAX, v->hi[i] = LLONG_MIN;
 }
 
-/* Whether v rules narrowing out: NaN, -Inf, beyond the exact range, a fraction, -0. */
+/* Whether v rules narrowing out: NaN, -Inf, beyond the exact range (2^23, 2^52), a fraction, -0. */
 template <class T> __device__ __forceinline__ bool mp_unnarrowable(T v) {
-  const T lim = sizeof(T) == 4 ? (T)8388608.0 : (T)4503599627370496.0; /* 2^23, 2^52 */
-  return !(fabs(v) <= lim) || v != trunc(v) || (v == 0 && signbit(v));
+  return mp_not_whole(v, sizeof(T) == 4 ? (T)8388608.0 : (T)4503599627370496.0);
 }
 
 template <class T>

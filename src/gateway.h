@@ -46,6 +46,9 @@ command_fn cmd_available, cmd_info, cmd_kernels, cmd_cublas, cmd_sync, cmd_reset
 /* gw_products.c */
 command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
     cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
+/* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
+int get_minplus_kernel(const mxArray *a);
+int get_matmul_kernel(const mxArray *a);
 /* gw_pages.c */
 command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev;
 /* gw_sum.c */

@@ -71,10 +71,7 @@ static void host_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const m
   ck_dtype t = op->minplus ? gw_matrix_dtype(prhs[0], "A") : gw_float_matrix_dtype(prhs[0], "A");
   if ((op->minplus ? gw_matrix_dtype(prhs[1], "B") : gw_float_matrix_dtype(prhs[1], "B")) != t)
     gw_fail_invalid("A and B must be of the same class");
-  char name[32];
-  gw_string(prhs[2], name, sizeof name, "KERNEL");
-  int kernel = op->minplus ? ck_minplus_kernel_id(name) : ck_matmul_kernel_id(name);
-  if (kernel < 0) gw_fail_invalid("unknown kernel");
+  int kernel = op->minplus ? get_minplus_kernel(prhs[2]) : get_matmul_kernel(prhs[2]);
   ck_product p = {t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), NULL, NULL, 0, 0, 0};
   ck_pages pg = read_pages(&p, prhs + 3, mxGetNumberOfElements(prhs[0]),
                            mxGetNumberOfElements(prhs[1]));
@@ -103,11 +100,9 @@ static void device_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const
   gw_check(ck_array_lookup(gw_id(prhs[0], "IDA"), &ta, &na, &pa));
   gw_check(ck_array_lookup(gw_id(prhs[1], "IDB"), &tb, &nb, &pb));
   if (ta != tb) gw_fail_invalid("A and B must be of the same class");
-  char name[32];
-  gw_string(prhs[5], name, sizeof name, "KERNEL");
-  int kernel = op->minplus ? ck_minplus_kernel_id(name) : ck_matmul_kernel_id(name);
-  if (kernel < 0 || (op->minplus && kernel == CK_MINPLUS_CPU))
-    gw_fail_invalid("unknown kernel, or the cpu kernel on gpu_arrays");
+  int kernel = op->minplus ? get_minplus_kernel(prhs[5]) : get_matmul_kernel(prhs[5]);
+  if (op->minplus && kernel == CK_MINPLUS_CPU)
+    gw_fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
   ck_product p = {ta, kernel, pa, pb, NULL, NULL, 0, 0, 0};
   const mxArray *sizes[5] = {prhs[2], prhs[3], prhs[4], prhs[6], prhs[7]};
   ck_pages pg = read_pages(&p, sizes, na, nb);

@@ -19,11 +19,11 @@ static int get_kernel(const mxArray *a, kernel_id_fn *id_of, const char *op) {
   return id;
 }
 
-static int get_minplus_kernel(const mxArray *a) {
+int get_minplus_kernel(const mxArray *a) {
   return get_kernel(a, ck_minplus_kernel_id, "min-plus");
 }
 
-static int get_matmul_kernel(const mxArray *a) {
+int get_matmul_kernel(const mxArray *a) {
   return get_kernel(a, ck_matmul_kernel_id, "matmul");
 }
 

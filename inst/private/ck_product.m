@@ -45,9 +45,13 @@ function [C, K] = ck_product (caller, op, A, B, kernel)
       C = ck_call (caller, cmd, args{:});
     else
       [C, K] = ck_call (caller, cmd, args{:});
-      K = reshape (K, [m n pdims]);
     endif
-    C = reshape (C, [m n pdims]);
+    if (! isempty (pdims))   # the paged commands return m x (n * pages)
+      C = reshape (C, [m n pdims]);
+      if (nargout > 1)
+        K = reshape (K, [m n pdims]);
+      endif
+    endif
     return;
   endif
   if (nargout < 2)
