@@ -15,6 +15,8 @@
 ## k-by-n-by-p@dots{}, the product is taken page by page as @code{pagemtimes}
 ## does (each dimension beyond the second matches, or is 1 on one side and is
 ## broadcast); each page is the 2-D product of its pages by the same kernel.
+## With @qcode{"warptile"} small pages run in one launch, with
+## @qcode{"cublas"} as cuBLAS's strided batched product.
 ##
 ## The option @qcode{"kernel"} picks a rung of the ladder (see
 ## @code{gpu_kernels ("matmul")}), after Kirk & Hwu's tiled multiply and

@@ -42,8 +42,10 @@
 ## k-by-n-by-p@dots{}, @var{C} is m-by-n-by-p@dots{}, page by page, as
 ## @code{pagemtimes} pairs them: each dimension beyond the second matches, or
 ## is 1 on one side and is then broadcast.  @var{K} is paged alike.  Each page
-## is exactly the 2-D product of its pages (today the pages run one after the
-## other on the device).
+## is exactly the 2-D product of its pages.  Small pages run in one launch of
+## the default kernel for the whole call (for N-D broadcasting, one per run of
+## pages that step evenly through @var{A} and @var{B}); pages of 2048-by-2048
+## outputs or more run one by one, each filling the GPU.
 ##
 ## With a second output, @var{K}(i,j) is the @var{k} attaining the minimum,
 ## the path witness of shortest paths: exactly Octave's

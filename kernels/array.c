@@ -277,26 +277,39 @@ static ck_status run_product_call(void *ctx) {
   return c->fn(c->p);
 }
 
-ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm) {
+ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm,
+                             ck_product *d) {
+  *d = *p;
+  d->A = d->B = d->C = NULL;
+  d->K = NULL;
   if (tm->reps < 1 || tm->warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
   CK_TRY(ck_device_init());
   const size_t m = p->m, k = p->k, n = p->n, es = ck_dtype_size(p->t);
-  void *dA = NULL, *dB = NULL, *dC = NULL;
-  ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
-      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
-      (s = ck_fill_random_kind(p->t, dA, m * k, 1, tm->data)) == CK_OK &&
-      (s = ck_fill_random_kind(p->t, dB, k * n, 2, tm->data)) == CK_OK) {
-    ck_product d = *p;
-    d.A = dA;
-    d.B = dB;
-    d.C = dC;
+  void *dA = NULL, *dB = NULL;
+  CK_TRY(ck_dev_alloc(&dA, m * k * pages * es));
+  d->A = dA;
+  CK_TRY(ck_dev_alloc(&dB, k * n * pages * es));
+  d->B = dB;
+  CK_TRY(ck_dev_alloc(&d->C, m * n * pages * es));
+  CK_TRY(ck_fill_random_kind(p->t, dA, m * k * pages, 1, tm->data));
+  return ck_fill_random_kind(p->t, dB, k * n * pages, 2, tm->data);
+}
+
+void ck_free_operands(ck_product *d) {
+  ck_dev_free((void *)d->A);
+  ck_dev_free((void *)d->B);
+  ck_dev_free(d->C);
+  d->A = d->B = d->C = NULL;
+}
+
+ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm) {
+  ck_product d;
+  ck_status s = ck_random_operands(p, 1, tm, &d);
+  if (s == CK_OK) {
     product_call c = {fn, &d};
-    s = ck_time_events(run_product_call, &c, tm->warmup, tm->reps, tm->times_ms);
+    s = ck_time_calls(run_product_call, &c, tm->warmup, tm->reps, tm->calls, tm->times_ms);
   }
-  ck_dev_free(dA);
-  ck_dev_free(dB);
-  ck_dev_free(dC);
+  ck_free_operands(&d);
   return s;
 }
 

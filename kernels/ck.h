@@ -113,7 +113,8 @@ enum { CK_DATA_INTS = 0, CK_DATA_FRACTIONS = 1, CK_DATA_WIDE = 2 };
 typedef struct {
   int warmup, reps;
   double *times_ms;
-  int data; /* the random inputs of a product's timing: CK_DATA_* */
+  int data;  /* the random inputs of a product's timing: CK_DATA_* */
+  int calls; /* products: calls back to back within each timed run (0: 1), times per call */
 } ck_timing;
 
 /* Host arrays in, host arrays out; does its own allocation, transfers and cleanup. The CPU kernel
@@ -197,14 +198,38 @@ typedef struct {
   size_t count, pages_a, pages_b;
   const size_t *ia, *ib;
 } ck_pages;
-/* Device arrays: `fn` (a 2-D device product, ck_minplus_device or ck_matmul_device) on each
- * page. */
+/* A run of pages that step evenly through A and B: page z < count of C (and K) is the product
+ * of page z * a_step of A and page z * b_step of B, counted from the product's pointers (a step
+ * of 0: one page broadcast). force: one launch whenever the kernel can (tests), not only where
+ * it gains. */
+typedef struct {
+  size_t count, a_step, b_step;
+  int force;
+} ck_page_run;
 typedef ck_status ck_product_fn(const ck_product *p);
-ck_status ck_pages_device(ck_product_fn *fn, const ck_product *p, const ck_pages *pg);
-/* Host arrays: device_fn on every page with all pages on the device where they fit, else host_fn
- * (the 2-D host product) page by page; on_host: the CPU kernel, host_fn page by page. */
-ck_status ck_pages_host(ck_product_fn *device_fn, ck_product_fn *host_fn, int on_host,
-                        const ck_product *p, const ck_pages *pg);
+/* A run in one launch (or a few): *done = 1; else *done = 0, nothing run, and the caller runs
+ * the run's pages one by one. */
+typedef ck_status ck_batch_fn(const ck_product *p, const ck_page_run *r, int *done);
+ck_status ck_minplus_pages_device(const ck_product *p, const ck_page_run *r, int *done);
+ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int *done);
+/* How pages run: CK_PAGES_AUTO (batched where it gains), CK_PAGES_LOOP (page by page),
+ * CK_PAGES_BATCHED (batched wherever the kernel can); returns the mode before. */
+enum { CK_PAGES_AUTO = 0, CK_PAGES_LOOP, CK_PAGES_BATCHED };
+int ck_pages_set_mode(int mode);
+/* The launches of paged products since the process began: batched runs, and single pages. */
+void ck_pages_counts(size_t *batched_runs, size_t *single_pages);
+/* Device arrays: each run of pages through `batch`, or where it declines page by page through
+ * `fn` (a 2-D device product, ck_minplus_device or ck_matmul_device). */
+ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p,
+                          const ck_pages *pg);
+/* Host arrays: the same with all pages on the device where they fit, else host_fn (the 2-D host
+ * product) page by page; on_host: the CPU kernel, host_fn page by page. */
+ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product_fn *host_fn,
+                        int on_host, const ck_product *p, const ck_pages *pg);
+/* Timing of ck_pages_device on `count` pages of random device operands of p's class and sizes
+ * (3-D: page q of C takes page q of A and of B; no witness), as ck_minplus_time. */
+ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p, size_t count,
+                        const ck_timing *tm);
 
 /* ---- transfers and device-resident arrays (array.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:

@@ -230,19 +230,26 @@ size_t ck_dev_live_allocations(void) { return live_count; }
 void ck_dev_set_limit(size_t bytes) { byte_limit = bytes; }
 
 ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms) {
+  return ck_time_calls(run, ctx, warmup, reps, 1, times_ms);
+}
+
+ck_status ck_time_calls(ck_timed_fn *run, void *ctx, int warmup, int reps, int calls,
+                        double *times_ms) {
   cudaEvent_t start = NULL, stop = NULL;
+  if (calls < 1) calls = 1;
   ck_status s = CK_OK;
   cudaError_t e = cudaSuccess;
   if ((e = cudaEventCreate(&start)) == cudaSuccess) e = cudaEventCreate(&stop);
   for (int r = 0; r < warmup + reps && e == cudaSuccess && s == CK_OK; r++) {
     float ms = 0;
     if ((e = cudaEventRecord(start, 0)) != cudaSuccess) break;
-    if ((s = run(ctx)) != CK_OK) break;
+    for (int c = 0; c < calls && s == CK_OK; c++) s = run(ctx);
+    if (s != CK_OK) break;
     if ((e = cudaEventRecord(stop, 0)) != cudaSuccess ||
         (e = cudaEventSynchronize(stop)) != cudaSuccess ||
         (e = cudaEventElapsedTime(&ms, start, stop)) != cudaSuccess)
       break;
-    if (r >= warmup) times_ms[r - warmup] = ms;
+    if (r >= warmup) times_ms[r - warmup] = ms / calls;
   }
   if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "timing with events");
   if (start) cudaEventDestroy(start);

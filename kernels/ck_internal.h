@@ -22,6 +22,12 @@ ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed, 
 /* The custom matmul kernels (matmul.cu) and cuBLAS (cublas_dl.c), on device arrays. */
 ck_status ck_matmul_custom_device(const ck_product *p);
 ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n);
+/* count products of one shape, page q of each operand `stride_*` elements after page q - 1 (0:
+ * one page for all): cuBLAS's strided batched gemm. */
+ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const void *B,
+                               size_t stride_b, void *C, int m, int k, int n, size_t count);
+/* A run of pages in one launch of the warptile matmul kernel (ck_batch_fn). */
+ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int *done);
 
 void ck_device_forget(void);
 /* Device-side class conversion (convert.cu). */
@@ -36,6 +42,11 @@ ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 /* Kernel-only timing of a product of p's class and sizes on random device inputs (of kind
  * tm->data); p's pointers are not read. */
 ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm);
+/* The random device operands such a timing runs on: `pages` pages of A and B (of kind tm->data)
+ * and of C, in d (a copy of p, K NULL); freed by ck_free_operands, also after a failure. */
+ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm,
+                             ck_product *d);
+void ck_free_operands(ck_product *d);
 
 /* Pipelined transfers on the package's copy stream (non-blocking), beside kernels on the default
  * stream: ck_upload_async records `done` when the data is on the device (it returns once the host
@@ -74,6 +85,9 @@ ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *
  * ones into times_ms. */
 typedef ck_status ck_timed_fn(void *ctx);
 ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms);
+/* The same with `calls` runs back to back between the events, times_ms per run. */
+ck_status ck_time_calls(ck_timed_fn *run, void *ctx, int warmup, int reps, int calls,
+                        double *times_ms);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * are declared; their C ABI has been stable since the _v2 API (CUDA 4). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,12 @@ typedef cublas_status sgemm_fn(cublas_handle, int, int, int, int, int, const flo
 typedef cublas_status dgemm_fn(cublas_handle, int, int, int, int, int, const double *,
                                const double *, int, const double *, int, const double *, double *,
                                int);
+typedef cublas_status sgemm_pages_fn(cublas_handle, int, int, int, int, int, const float *,
+                                     const float *, int, long long, const float *, int, long long,
+                                     const float *, float *, int, long long, int);
+typedef cublas_status dgemm_pages_fn(cublas_handle, int, int, int, int, int, const double *,
+                                     const double *, int, long long, const double *, int, long long,
+                                     const double *, double *, int, long long, int);
 
 static struct {
   int tried;
@@ -28,6 +35,8 @@ static struct {
   cublas_handle handle;
   sgemm_fn *sgemm;
   dgemm_fn *dgemm;
+  sgemm_pages_fn *sgemm_pages; /* strided batched (CUDA 8 on); NULL: page by page */
+  dgemm_pages_fn *dgemm_pages;
   destroy_fn *destroy;
 } cublas;
 
@@ -73,6 +82,8 @@ static ck_status load_cublas(void) {
   create_fn *create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
   cublas.sgemm = (sgemm_fn *)dlsym(cublas.lib, "cublasSgemm_v2");
   cublas.dgemm = (dgemm_fn *)dlsym(cublas.lib, "cublasDgemm_v2");
+  cublas.sgemm_pages = (sgemm_pages_fn *)dlsym(cublas.lib, "cublasSgemmStridedBatched");
+  cublas.dgemm_pages = (dgemm_pages_fn *)dlsym(cublas.lib, "cublasDgemmStridedBatched");
   cublas.destroy = (destroy_fn *)dlsym(cublas.lib, "cublasDestroy_v2");
   cublas_status st = -1;
   if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy ||
@@ -106,5 +117,34 @@ ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int 
                       C, ldc);
   }
   if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS gemm failed with status %d", st);
+  return CK_OK;
+}
+
+ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const void *B,
+                               size_t stride_b, void *C, int m, int k, int n, size_t count) {
+  CK_TRY(load_cublas());
+  int lda = m > 0 ? m : 1, ldb = k > 0 ? k : 1, ldc = m > 0 ? m : 1;
+  const size_t es = ck_dtype_size(t), stride_c = (size_t)m * n, most = INT_MAX;
+  for (size_t q = 0; q < count; q += most) { /* batchCount is an int */
+    const int pages = (int)(count - q < most ? count - q : most);
+    const char *a = (const char *)A + q * stride_a * es, *b = (const char *)B + q * stride_b * es;
+    char *c = (char *)C + q * stride_c * es;
+    cublas_status st;
+    if (t == CK_SINGLE && cublas.sgemm_pages) {
+      const float one = 1, zero = 0;
+      st = cublas.sgemm_pages(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
+                              (const float *)a, lda, (long long)stride_a, (const float *)b, ldb,
+                              (long long)stride_b, &zero, (float *)c, ldc, (long long)stride_c, pages);
+    } else if (t == CK_DOUBLE && cublas.dgemm_pages) {
+      const double one = 1, zero = 0;
+      st = cublas.dgemm_pages(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
+                              (const double *)a, lda, (long long)stride_a, (const double *)b, ldb,
+                              (long long)stride_b, &zero, (double *)c, ldc, (long long)stride_c,
+                              pages);
+    } else {
+      return ck_fail(CK_ERR_NODEVICE, "cuBLAS has no strided batched gemm: %s", cublas.path);
+    }
+    if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS strided batched gemm failed with status %d", st);
+  }
   return CK_OK;
 }

@@ -7,6 +7,7 @@
  * read them) and called with the roles of A and B swapped: row-major M x N output with M = n,
  * N = m, K = k, "A" = Octave's B and "B" = Octave's A. Within the kernels, A is M x K (lda = K),
  * B is K x N (ldb = N), C is M x N (ldc = N), all row-major. */
+#include <limits.h>
 #include <stdint.h>
 
 #include "ck_internal.h"
@@ -155,6 +156,14 @@ template <class TT> struct plus_times {
   }
 };
 
+/* The same over a batch (warptile_paged: blockIdx.z is the page, each Mr x Nr). */
+template <class T> struct plus_times_page : plus_times<T> {
+  __device__ __forceinline__ void store(const typename plus_times<T>::Acc &x, int i, int j) const {
+    if (i < this->Mr && j < this->Nr)
+      this->C[((size_t)blockIdx.z * this->Mr + i) * this->Nr + j] = x.v;
+  }
+};
+
 /* ---- launch configurations ---- */
 template <class T> struct cfg;
 /* The warptile shapes were chosen by timing nine candidates on an H100 (doc/NOTES.md): BK = 8
@@ -165,6 +174,11 @@ template <> struct cfg<float> {
   struct warp {
     enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 256 };
   };
+  /* pages (one launch over them): the same warp tiles in 64 x 64 blocks of two warps, so that
+   * pages of 64^3 are not three quarters padding */
+  struct page {
+    enum { BM = 64, BN = 64, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 64 };
+  };
 };
 /* Double: 4 x 4 per thread and sub-tile keeps the accumulators within the register file; of six
  * warptile candidates 128 x 128 x 8 with 64 x 32 warp tiles ran fastest (20.6 vs 13.5 TFLOP/s). */
@@ -173,31 +187,39 @@ template <> struct cfg<double> {
   struct warp {
     enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 256 };
   };
+  struct page { /* two warps of the 2-D warp tiles spilled (8 staged vectors per thread) */
+    enum { BM = 64, BN = 64, BK = 8, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+  };
 };
 
-/* dst (rows_p x cols_p, row-major) = src (rows x cols) with zeros around it. */
+/* dst (rows_p x cols_p, row-major) = src (rows x cols) with zeros around it; over pages, page
+ * `first` + blockIdx.y of each. */
 template <class T>
 __global__ void pad_copy(const T *__restrict__ src, T *__restrict__ dst, int rows, int cols,
-                         int rows_p, int cols_p) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+                         int rows_p, int cols_p, size_t first) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, page = first + blockIdx.y;
   if (idx >= (size_t)rows_p * cols_p) return;
   int r = (int)(idx / cols_p), c = (int)(idx % cols_p);
-  dst[idx] = (r < rows && c < cols) ? src[(size_t)r * cols + c] : (T)0;
+  dst[page * rows_p * cols_p + idx] =
+      (r < rows && c < cols) ? src[(page * rows + r) * cols + c] : (T)0;
 }
 
 static int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
-/* src itself when it already has the padded shape, else a padded copy in *scratch. */
+/* src itself when it already has the padded shape, else a padded copy of its `pages` pages in
+ * *scratch. */
 template <class T>
-static ck_status padded(const T *src, int rows, int cols, int rows_p, int cols_p, T **scratch,
-                        const T **out) {
+static ck_status padded(const T *src, int rows, int cols, int rows_p, int cols_p, size_t pages,
+                        T **scratch, const T **out) {
   if (rows == rows_p && cols == cols_p) {
     *out = src;
     return CK_OK;
   }
   size_t count = (size_t)rows_p * cols_p;
-  CK_TRY(ck_dev_alloc((void **)scratch, count * sizeof(T)));
-  pad_copy<T><<<(unsigned)((count + 255) / 256), 256>>>(src, *scratch, rows, cols, rows_p, cols_p);
+  CK_TRY(ck_dev_alloc((void **)scratch, count * pages * sizeof(T)));
+  for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH)
+    pad_copy<T><<<dim3((unsigned)((count + 255) / 256), warptile_pages_at(pages, z)), 256>>>(
+        src, *scratch, rows, cols, rows_p, cols_p, z);
   *out = *scratch;
   return CK_OK;
 }
@@ -208,8 +230,8 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
   int Mp = round_up(M, PAD_MN), Np = round_up(N, PAD_MN), Kp = round_up(K, PAD_K);
   T *Ascr = NULL, *Bscr = NULL;
   const T *Ap = NULL, *Bp = NULL;
-  ck_status s = padded<T>(A, M, K, Mp, Kp, &Ascr, &Ap);
-  if (s == CK_OK) s = padded<T>(B, K, N, Kp, Np, &Bscr, &Bp);
+  ck_status s = padded<T>(A, M, K, Mp, Kp, 1, &Ascr, &Ap);
+  if (s == CK_OK) s = padded<T>(B, K, N, Kp, Np, 1, &Bscr, &Bp);
   if (s == CK_OK) {
     if (kernel == CK_MATMUL_REGBLOCK) {
       dim3 grid(Np / c::RB_BN, Mp / c::RB_BM);
@@ -281,4 +303,49 @@ extern "C" ck_status ck_matmul_custom_device(const ck_product *p) {
     return run_matmul<double>(p->kernel, (const double *)p->A, (const double *)p->B,
                               (double *)p->C, m, k, n);
   return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(p->t));
+}
+
+/* ---- paged products: a run of pages (ck_page_run) in one launch of the warptile kernel ---- */
+
+/* Pages at least this large (outputs) each fill the GPU and run one by one on the 2-D path's
+ * larger tiles; force: batched whatever the size. */
+#define MM_PAGES_LOOP_OUTPUTS ((size_t)1 << 22)
+
+template <class T>
+static ck_status run_pages(const ck_product *p, const ck_page_run *r) {
+  typedef typename cfg<T>::page c;
+  typedef warptile_paged<plus_times_page<T>> Op;
+  const int M = (int)p->n, N = (int)p->m, K = (int)p->k; /* row-major, A and B swapped */
+  const int Mp = round_up(M, c::BM), Np = round_up(N, c::BN), Kp = round_up(K, PAD_K);
+  /* the row-major "A" is Octave's B, the row-major "B" Octave's A */
+  const size_t pages_ra = (r->count - 1) * r->b_step + 1, pages_rb = (r->count - 1) * r->a_step + 1;
+  T *Ascr = NULL, *Bscr = NULL;
+  const T *Ap = NULL, *Bp = NULL;
+  ck_status s = padded<T>((const T *)p->B, M, K, Mp, Kp, pages_ra, &Ascr, &Ap);
+  if (s == CK_OK) s = padded<T>((const T *)p->A, K, N, Kp, Np, pages_rb, &Bscr, &Bp);
+  if (s == CK_OK) {
+    const Op op = {{{(T *)p->C, M, N}}, r->b_step * (size_t)Mp * Kp, r->a_step * (size_t)Kp * Np};
+    warptile_launch_pages<Op, c>(Mp, Np, Kp, r->count, Ap, Bp, op, [&](Op o, size_t z) {
+      o.C += z * (size_t)M * N;
+      return o;
+    });
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) s = ck_cuda_status(e, "launching the paged matmul kernel");
+  }
+  ck_dev_free(Ascr);
+  ck_dev_free(Bscr);
+  return s;
+}
+
+extern "C" ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int *done) {
+  const size_t limit = (size_t)INT_MAX - 256;
+  *done = 0;
+  if (p->kernel != CK_MATMUL_WARPTILE || p->m > limit || p->n > limit || p->k > limit ||
+      (p->n + 63) / 64 > 65535 || (!r->force && p->m * p->n >= MM_PAGES_LOOP_OUTPUTS))
+    return CK_OK;
+  *done = 1;
+  if (p->t == CK_SINGLE) return run_pages<float>(p, r);
+  if (p->t == CK_DOUBLE) return run_pages<double>(p, r);
+  *done = 0;
+  return CK_OK;
 }

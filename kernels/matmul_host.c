@@ -41,6 +41,18 @@ ck_status ck_matmul_device(const ck_product *p) {
   return ck_matmul_custom_device(p);
 }
 
+/* A run of pages: cuBLAS's strided batched gemm for "cublas" (the comparison), the paged
+ * warptile kernel for "warptile"; the other kernels, and empty products, page by page. */
+ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int *done) {
+  *done = 0;
+  CK_TRY(check_args(p));
+  if (r->count < 2 || p->m == 0 || p->n == 0 || p->k == 0) return CK_OK;
+  if (p->kernel != CK_MATMUL_CUBLAS) return ck_matmul_pages_custom(p, r, done);
+  *done = 1;
+  return ck_cublas_gemm_pages(p->t, p->A, r->a_step * p->m * p->k, p->B, r->b_step * p->k * p->n,
+                              p->C, (int)p->m, (int)p->k, (int)p->n, r->count);
+}
+
 ck_status ck_matmul(const ck_product *p) {
   CK_TRY(check_args(p));
   return ck_host_product(ck_matmul_device, p);

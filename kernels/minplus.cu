@@ -70,6 +70,53 @@ extern "C" ck_status ck_minplus_device(const ck_product *p) {
   }
 }
 
+/* ---- paged products: a run of pages in one launch (pages.c cuts the pages into runs) ---- */
+
+/* Whether the run goes to one launch of the paged kernels rather than page by page through the
+ * 2-D path (minplus_policy.cuh says why): the warptile kernel, a batch, shapes the grid and int
+ * offsets take, and pages small enough to gain. force: whenever it can. */
+static bool pages_batch(const ck_product *p, const ck_page_run *r) {
+  const size_t m = p->m, k = p->k, n = p->n, limit = (size_t)INT_MAX - 256;
+  if (p->kernel != CK_MINPLUS_WARPTILE || r->count < 2 || m * n == 0 || k == 0 || m > limit ||
+      n > limit || k > limit || round_up(n, 64) / 64 > MP_MAX_GRID_Y)
+    return false;
+  if (r->force) return true;
+  const double blocks = (double)r->count * (double)round_up(m, 64) / 64 * (double)round_up(n, 64) / 64;
+  return m * n < MP_PAGES_LOOP_OUTPUTS &&
+         !(k >= MP_PAGES_DEEP_K && blocks < (double)mp_sm_count() * MP_PAGES_FILL_BLOCKS);
+}
+
+template <class T> static ck_status run_pages_typed(const ck_product *p, const ck_page_run *r,
+                                                    int *done) {
+  const mp_problem<T> q = {(const T *)p->A, (const T *)p->B, (T *)p->C, p->K, p->m, p->k, p->n,
+                           {r->count, r->a_step, r->b_step}};
+  bool took = true;
+  ck_status s;
+  if constexpr (mp_traits<T>::is_float)
+    s = p->K ? mp_run_pages_float<T, true>(q) : mp_run_pages_float<T, false>(q);
+  else
+    s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
+  *done = s == CK_OK && took;
+  return s;
+}
+
+extern "C" ck_status ck_minplus_pages_device(const ck_product *p, const ck_page_run *r, int *done) {
+  *done = 0;
+  if (!pages_batch(p, r)) return CK_OK;
+  mp_note_path(p->t);
+  switch (p->t) {
+  case CK_DOUBLE: return run_pages_typed<double>(p, r, done);
+  case CK_SINGLE: return run_pages_typed<float>(p, r, done);
+  case CK_INT8: return run_pages_typed<int8_t>(p, r, done);
+  case CK_UINT8: return run_pages_typed<uint8_t>(p, r, done);
+  case CK_INT16: return run_pages_typed<int16_t>(p, r, done);
+  case CK_UINT16: return run_pages_typed<uint16_t>(p, r, done);
+  case CK_INT32: return run_pages_typed<int32_t>(p, r, done);
+  case CK_UINT32: return run_pages_typed<uint32_t>(p, r, done);
+  default: return CK_OK; /* page by page: the 2-D form's error */
+  }
+}
+
 /* ---- combining the products of consecutive slices of k (inputs larger than the device) ----
  * C = min(C, Ct), with Octave's rules: NaN terms never win, ties keep the earlier (smaller) k;
  * K takes Kt + k0 where Ct wins. The sums are already saturated, so integers just compare. */

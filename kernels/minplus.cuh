@@ -3,7 +3,8 @@
  * exports to the dispatch in minplus.cu:
  *   minplus_ladder.cu    v0 naive, v1 coalesced, v2 register-blocked (also the wide fallback)
  *   minplus_float.cu     v3 warptile for single and double
- *   minplus_dpx.cu       v3 warptile for the integer classes, through DPX words
+ *   minplus_dpx.cu       v3 warptile for the integer classes, through DPX words (its Ops in
+ *                        minplus_dpx.cuh)
  * Tuning constants live in minplus_policy.cuh; split-K and the witness fix-up, shared by both
  * warptile paths, in minplus_warptile.cuh.
  *
@@ -75,13 +76,23 @@ template <class T> __device__ __forceinline__ bool mp_not_whole(T v, T lim) {
   return !(fabs(v) <= lim) || v != trunc(v) || (v == 0 && signbit(v));
 }
 
+/* A batch of products of one shape (paged products): page z < count of C and K is the product
+ * of page z * sa of A and page z * sb of B, counted from the pages the problem's A and B point
+ * at (a step of 0 broadcasts one page). count == 0: one 2-D product. */
+struct mp_pages {
+  size_t count, sa, sb;
+  size_t pages_a() const { return count ? (count - 1) * sa + 1 : 1; } /* pages of A it reads */
+  size_t pages_b() const { return count ? (count - 1) * sb + 1 : 1; }
+};
+
 /* One product on the device: operands, result and (with the witness) K, the smallest k attaining
- * each minimum, 1-based, as a double. */
+ * each minimum, 1-based, as a double; with pg.count, a batch of them (pages). */
 template <class T> struct mp_problem {
   const T *A, *B;
   T *C;
   double *K;
   size_t m, k, n;
+  mp_pages pg;
 };
 
 /* One pair update. Without the witness: the class's minimum. With it, Octave's [m, i] = min: a
@@ -159,6 +170,10 @@ template <class T, bool ARG> ck_status mp_run_coalesced(const mp_problem<T> &p);
 template <class T, bool ARG> ck_status mp_run_regblock(const mp_problem<T> &p);
 template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T> &p);
 template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &p);
+/* The same over a batch (p.pg.count > 0) in one launch of the paged kernels; the integer runner
+ * sets *took = false, having computed nothing, when the sums need v2's wide accumulation. */
+template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &p);
+template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &p, bool *took);
 
 /* Explicit instantiations of a runner for each class it serves, in the file that defines it. */
 #define MP_INSTANTIATE(RUN, T)                                   \

@@ -1,188 +1,10 @@
 /* Min-plus v3 warptile for the integer classes, on Hopper's DPX min-add over unsigned words:
  * 32-bit words, or two 16-bit sums packed in a word (int8 to uint16 where the sums fit). The
  * operands are shifted into words by their minima, found by minplus_ranges.cuh or guessed 0;
- * sums no word holds fall back to v2's wide accumulation (minplus_ladder.cu). */
-#include <type_traits>
-
-#include "minplus_warptile.cuh"
+ * sums no word holds fall back to v2's wide accumulation (minplus_ladder.cu). The Ops the kernels
+ * run are in minplus_dpx.cuh; this file plans the words and runs them, 2-D or paged. */
+#include "minplus_dpx.cuh"
 #include "minplus_ranges.cuh"
-
-template <bool PACK, bool ARG> struct merge_take_word {
-  __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
-                                             uint32_t idt) const {
-    if (PACK) {
-      if (ARG) {
-        uint32_t wins = __vcmpltu2(t, v);
-        id = (idt & wins) | (id & ~wins);
-      }
-      v = __vminu2(v, t);
-    } else if (t < v) {
-      v = t;
-      if (ARG) id = idt;
-    }
-  }
-};
-
-/* DPX words back into the result's class: C(row, col) = sat(base + word) for Octave's m x n C,
- * where word (col, w) of the transposed product holds row w, or rows 2w and 2w + 1 in its low and
- * high halves when packed; with the witness, the tile of each (from id, the same way) into K for
- * witness_fixup.
- * TC void: the class is a value (its bounds and size), not a template parameter. The word
- * kernels differ between the integer classes only in this store, a uniform branch in the
- * epilogue, so one set of them serves all six: this file's warptile kernels fell from 140 to 60
- * and its sm_90 compile from 64 to about 45 s (the build is the slowest part of a first
- * `make check`). The kernels that read the narrow classes as they are (the small products, where
- * the epilogue weighs most) keep a store compiled for their class: with the class as a value
- * they ran 1.5-7% slower at 1024^3 to 2048^3 and 256 x 8192 x 256 (doc/NOTES.md). */
-template <bool PACK, class TC = void> struct mp_dpx_out {
-  enum { pack = PACK };
-  void *C;
-  double *K;
-  size_t m;
-  long long base;   /* the shifts of A and B */
-  long long lo, hi; /* the class's bounds */
-  int bytes;        /* its element size */
-  __device__ __forceinline__ void put(size_t col, size_t w, uint32_t v, uint32_t id,
-                                      bool arg) const {
-#pragma unroll
-    for (int h = 0; h < (PACK ? 2 : 1); h++) {
-      size_t row = PACK ? 2 * w + h : w;
-      if (row < m) {
-        const size_t at = col * m + row;
-        if constexpr (!std::is_void<TC>::value) {
-          typedef mp_traits<TC> tr;
-          ((TC *)C)[at] = tr::store((typename tr::W)(base + (PACK ? (v >> 16 * h) & 0xffffu : v)));
-        } else if constexpr (PACK) { /* 8- and 16-bit classes: every value fits an int */
-          int x = (int)base + (int)((v >> 16 * h) & 0xffffu);
-          x = min(max(x, (int)lo), (int)hi);
-          if (bytes == 1) ((uint8_t *)C)[at] = (uint8_t)x; /* the class's bits, modulo 2^8 */
-          else ((uint16_t *)C)[at] = (uint16_t)x;
-        } else {
-          long long x = base + v;
-          x = x < lo ? lo : x > hi ? hi : x;
-          if (bytes == 1) ((uint8_t *)C)[at] = (uint8_t)x;
-          else if (bytes == 2) ((uint16_t *)C)[at] = (uint16_t)x;
-          else ((uint32_t *)C)[at] = (uint32_t)x;
-        }
-        if (arg) K[at] = PACK ? (id >> 16 * h) & 0xffffu : id;
-      }
-    }
-  }
-};
-
-/* Integers through Hopper's DPX min-add (one VIADDMNMX per pair, or per two pairs packed as
- * 16-bit halves). DPX adds wrap, Octave's saturate, so the operands are first shifted by their
- * minima (a - min A >= 0, b - min B >= 0) into unsigned words; when the two spreads add up to
- * less than the word's range no sum can wrap, the unsigned minimum is exact, and the store adds
- * the shifts back in 64 bits and saturates to the class: min_k sat(s_k) == sat(min_k s_k).
- * The host checks the spreads (int_path) and otherwise falls back to v2's wide accumulation.
- * Other GPUs run the same intrinsics in software.
- * The witness compares sums clamped to [lo, hi], the shifted sums at which the class saturates,
- * since Octave's ties are between saturated values. Packed, each half keeps its own tile in the
- * same half of id (so tiles must be below 2^16), without compares: the running minimum starts
- * at hi and stays in [lo, hi], so the clamped update max(min(v, t), lo) can only lower it, the
- * difference v - nv subtracts both halves at once without a borrow, min(difference, 1) is 1 in
- * each half that improved, and times the tile (which only grows) it raises that half's id by a
- * max. Four ALU operations and one multiply per tile, where SIMD compare masks took about ten
- * and made the witness 1.45x the kernel without it (doc/NOTES.md). */
-template <bool PACK, class TC = void> struct mp_dpx_sums {
-  typedef uint32_t T;
-  uint32_t lo, hi;   /* packed: the same bound in both halves */
-  uint32_t *planes;  /* split into planes: the words of each plane; NULL: the result */
-  uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
-  mp_dpx_out<PACK, TC> out;
-  static __device__ __forceinline__ T identity() { return 0xffffffffu; }
-  __device__ __forceinline__ T witness_start() const { return PACK ? hi : identity(); }
-  static __device__ __forceinline__ T addmin(T a, T b, T c) {
-    return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
-  }
-  __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
-    if (PACK) {
-      uint32_t nv = __vmaxu2(__vminu2(v, t), lo);
-      id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
-      v = nv;
-    } else {
-      t = min(max(t, lo), hi);
-      if (t < v) {
-        v = t;
-        id = tile;
-      }
-    }
-  }
-  template <bool ARG> using take = merge_take_word<PACK, ARG>;
-  template <bool ARG>
-  __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
-                                        int plane) const {
-    if (planes) {
-      size_t at = plane_at(i, j, Mr, Nr, plane);
-      planes[at] = v;
-      if (ARG) tiles[at] = id;
-    } else {
-      out.put((size_t)i, (size_t)j, v, id, ARG);
-    }
-  }
-};
-template <bool PACK, bool ARG, class TC = void>
-using mp_dpx_op = mp_op<mp_dpx_sums<PACK, TC>, ARG>;
-
-/* The packed kernel reading the 8- and 16-bit operands themselves instead of a packed copy (no
- * packing pass, and no word buffers of two to four times the operands' size). It applies only
- * where the shifts are the class's minimum for 8 bits (every spread fits a half) or 0 for 16 bits
- * (the guess), and the shape is whole tiles: then the "B" words, rows 2w and 2w + 1 of a column
- * of Octave's A, are consecutive elements (for 16 bits the very bits of the word), and an "A"
- * word is one element of Octave's B, in both halves. Byte permutes widen them; int8's shift of
- * -128 is a flip of each byte's top bit. */
-template <class TC> __device__ __forceinline__ uint32_t mp_raw_flip(uint32_t x) {
-  return std::is_same<TC, int8_t>::value ? x ^ 0x80808080u : x;
-}
-
-template <class TC> struct mp_raw_a {
-  typedef TC Elem;
-  typedef typename std::conditional<sizeof(TC) == 2, uint2, uint32_t>::type Raw;
-  static __device__ __forceinline__ Raw load(const TC *p) { return *(const Raw *)p; }
-  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
-    vec16<uint32_t> v;
-    if constexpr (sizeof(TC) == 2) {
-      v.e[0] = __byte_perm(r.x, 0, 0x1010);
-      v.e[1] = __byte_perm(r.x, 0, 0x3232);
-      v.e[2] = __byte_perm(r.y, 0, 0x1010);
-      v.e[3] = __byte_perm(r.y, 0, 0x3232);
-    } else {
-      r = mp_raw_flip<TC>(r);
-      v.e[0] = __byte_perm(r, 0, 0x4040);
-      v.e[1] = __byte_perm(r, 0, 0x4141);
-      v.e[2] = __byte_perm(r, 0, 0x4242);
-      v.e[3] = __byte_perm(r, 0, 0x4343);
-    }
-    return v;
-  }
-};
-
-/* Elem: the pair of elements that makes one "B" word. */
-template <class TC> struct mp_raw_b {
-  typedef typename std::conditional<sizeof(TC) == 2, uint32_t, uint16_t>::type Elem;
-  typedef typename std::conditional<sizeof(TC) == 2, uint4, uint2>::type Raw;
-  static __device__ __forceinline__ Raw load(const Elem *p) { return *(const Raw *)p; }
-  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
-    vec16<uint32_t> v;
-    if constexpr (sizeof(TC) == 2) {
-      v.raw = r;
-    } else {
-      r.x = mp_raw_flip<TC>(r.x);
-      r.y = mp_raw_flip<TC>(r.y);
-      v.e[0] = __byte_perm(r.x, 0, 0x4140);
-      v.e[1] = __byte_perm(r.x, 0, 0x4342);
-      v.e[2] = __byte_perm(r.y, 0, 0x4140);
-      v.e[3] = __byte_perm(r.y, 0, 0x4342);
-    }
-    return v;
-  }
-};
-
-template <class TC, bool ARG> struct mp_dpx_raw_op : mp_dpx_op<true, ARG, TC> {
-  typedef mp_raw_a<TC> SrcA;
-  typedef mp_raw_b<TC> SrcB;
-};
 
 template <bool ARG, class Out>
 __global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t *__restrict__ Pt,
@@ -271,20 +93,31 @@ template <class T> struct mp_packing {
 };
 
 /* Both operands' words in one launch (blockIdx.y: "A" words, then "B" words), four per thread
- * and trip with one 16-byte store. */
-template <class T, bool RANGES> __global__ void dpx_words(const mp_packing<T> P) {
+ * and trip with one 16-byte store. PAGED: every page of each (pages_a of A, pages_b of B), the
+ * words of a page after those of the page before. (The pages are not fields of P: a larger P
+ * changed the 2-D kernel's code.) */
+template <class T, bool RANGES, bool PAGED>
+__device__ __forceinline__ void pack_words(const mp_packing<T> &P, size_t pages_a, size_t pages_b) {
   typedef mp_traits<T> tr;
   const T *__restrict__ A = P.A, *__restrict__ B = P.B;
   const bool a = blockIdx.y == 0;
-  const size_t quads = (a ? P.Mp * P.Kp : P.Kp * P.Np) / 4;
+  const size_t per_page = (a ? P.Mp * P.Kp : P.Kp * P.Np) / 4;
+  const size_t quads = PAGED ? per_page * (a ? pages_b : pages_a) : per_page;
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   const uint32_t shift = (uint32_t)(a ? (P.shifts_at ? mp_min_of(P.shifts_at[1]) : P.shift_b)
                                       : (P.shifts_at ? mp_min_of(P.shifts_at[0]) : P.shift_a));
   uint4 *__restrict__ out = (uint4 *)(a ? P.wa : P.wb);
   T lo = tr::empty(), hi = tr::lowest();
   auto quad = [&](size_t q) {
-    return a ? dpx_quad_a(B, 4 * q, P.k, P.n, P.Kp, shift, P.pack, lo, hi)
-             : dpx_quad_b(A, 4 * q, P.m, P.k, P.Np, shift, P.pack, lo, hi);
+    if constexpr (PAGED) {
+      size_t page;
+      split_index(q, per_page, page, q);
+      return a ? dpx_quad_a(B + page * P.k * P.n, 4 * q, P.k, P.n, P.Kp, shift, P.pack, lo, hi)
+               : dpx_quad_b(A + page * P.m * P.k, 4 * q, P.m, P.k, P.Np, shift, P.pack, lo, hi);
+    } else {
+      return a ? dpx_quad_a(B, 4 * q, P.k, P.n, P.Kp, shift, P.pack, lo, hi)
+               : dpx_quad_b(A, 4 * q, P.m, P.k, P.Np, shift, P.pack, lo, hi);
+    }
   };
   for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads; q += 2 * stride) {
     const bool two = q + stride < quads; /* two quads' loads in flight before either store */
@@ -295,10 +128,23 @@ template <class T, bool RANGES> __global__ void dpx_words(const mp_packing<T> P)
   if (RANGES) publish_range((long long)lo, (long long)hi, P.range, P.tag, a ? 1 : 0);
 }
 
-template <class T> static void launch_dpx_words(const mp_packing<T> &P) {
-  size_t words = P.Mp * P.Kp > P.Kp * P.Np ? P.Mp * P.Kp : P.Kp * P.Np;
-  dim3 grid(pass_blocks(words / 4, 2 * MP_THREADS), 2);
-  if (P.range) dpx_words<T, true><<<grid, MP_THREADS>>>(P);
+template <class T, bool RANGES> __global__ void dpx_words(const mp_packing<T> P) {
+  pack_words<T, RANGES, false>(P, 1, 1);
+}
+
+template <class T, bool RANGES>
+__global__ void dpx_words_pages(const mp_packing<T> P, size_t pages_a, size_t pages_b) {
+  pack_words<T, RANGES, true>(P, pages_a, pages_b);
+}
+
+/* pages_a, pages_b: 0 for a 2-D product. */
+template <class T>
+static void launch_dpx_words(const mp_packing<T> &P, size_t pages_a, size_t pages_b) {
+  const size_t wa = P.Mp * P.Kp * (pages_b ? pages_b : 1), wb = P.Kp * P.Np * (pages_a ? pages_a : 1);
+  dim3 grid(pass_blocks((wa > wb ? wa : wb) / 4, 2 * MP_THREADS), 2);
+  if (pages_a && P.range) dpx_words_pages<T, true><<<grid, MP_THREADS>>>(P, pages_a, pages_b);
+  else if (pages_a) dpx_words_pages<T, false><<<grid, MP_THREADS>>>(P, pages_a, pages_b);
+  else if (P.range) dpx_words<T, true><<<grid, MP_THREADS>>>(P);
   else dpx_words<T, false><<<grid, MP_THREADS>>>(P);
 }
 
@@ -395,23 +241,52 @@ static bool reads_raw(const mp_problem<T> &q, size_t Mp, size_t Np, size_t Kp, s
          (uintptr_t)q.B % align_a == 0 && (uintptr_t)q.A % align_b == 0;
 }
 
+/* Words back into the result's class for a batch of products: page z's C starts z * m * n
+ * elements on (the plane is the page, warptile_paged). */
+template <bool PACK, class TC = void> struct mp_dpx_page_sums : mp_dpx_sums<PACK, TC> {
+  template <bool ARG>
+  __device__ __forceinline__ void store(uint32_t v, uint32_t id, int i, int j, int Mr, int Nr,
+                                        int plane) const {
+    mp_dpx_out<PACK, TC> o = this->out;
+    const size_t before = (size_t)plane * o.m * Mr; /* Mr: n, the columns of C */
+    o.C = (char *)o.C + before * o.bytes;
+    if (ARG) o.K += before;
+    o.put((size_t)i, (size_t)j, v, id, ARG);
+  }
+};
+
+/* The paged form of mp_dpx_raw_op: a batch read as it is. */
+template <class TC, bool ARG>
+struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG>> {
+  typedef mp_raw_a<TC> SrcA;
+  typedef mp_raw_b<TC> SrcB;
+};
+
 /* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
  * to need another path (then, unless guessed, nothing was run). Operands whose shape is already
- * whole tiles are read as they are where the shifts allow (reads_raw). */
-template <class T, bool PACK, bool ARG>
+ * whole tiles are read as they are where the shifts allow (reads_raw). PAGED: a batch of
+ * products (q.pg), packed and run in one launch each, on the paged tiles. */
+template <class T, bool PACK, bool ARG, bool PAGED>
 static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *took) {
   const T *dA = q.A, *dB = q.B;
-  const size_t m = q.m, k = q.k, n = q.n;
+  const size_t m = q.m, k = q.k, n = q.n, pages_a = q.pg.pages_a(), pages_b = q.pg.pages_b();
   long long *h = sh.h;
   const mp_shifts how = sh.how;
-  typedef typename v3_cfg<uint32_t, ARG>::type cfg;
-  typedef mp_dpx_op<PACK, ARG> Op;
-  typedef mp_dpx_raw_op<T, ARG> RawOp; /* PACK only */
+  typedef typename std::conditional<
+      PAGED,
+      typename std::conditional<PACK && !ARG, v3_cfg_page_halves,
+                                typename v3_page_cfg<uint32_t, ARG>::type>::type,
+      typename v3_cfg<uint32_t, ARG>::type>::type cfg;
+  typedef typename std::conditional<PAGED, warptile_paged<mp_op<mp_dpx_page_sums<PACK>, ARG>>,
+                                    mp_dpx_op<PACK, ARG>>::type Op;
+  typedef typename std::conditional<PAGED, mp_dpx_raw_page_op<T, ARG>, mp_dpx_raw_op<T, ARG>>::type
+      RawOp; /* PACK only */
   const bool guessed = how == MP_SHIFTS_GUESSED;
   const mp_int_path path = PACK ? MP_INT_U16X2 : MP_INT_U32;
   size_t words = PACK ? (m + 1) / 2 : m;
   size_t Mp = round_up(n, cfg::BM), Np = round_up(words, cfg::BN), Kp = round_up(k, cfg::BK);
-  const bool raw = reads_raw<T, PACK, ARG>(q, Mp, Np, Kp, words, sh);
+  /* a batch with the witness is packed: fewer kernels to build (no goal needs it read raw) */
+  const bool raw = !(PAGED && ARG) && reads_raw<T, PACK, ARG>(q, Mp, Np, Kp, words, sh);
   uint32_t *wa = NULL, *wb = NULL;
   mp_split sp = {1, 1, NULL, NULL};
   mp_record_read check;
@@ -425,19 +300,19 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
       wb = (uint32_t *)dA;
     }
   } else {
-    s = ck_dev_alloc((void **)&wa, Mp * Kp * sizeof(uint32_t));
-    if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * sizeof(uint32_t));
+    s = ck_dev_alloc((void **)&wa, Mp * Kp * pages_b * sizeof(uint32_t));
+    if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * pages_a * sizeof(uint32_t));
   }
   if (s == CK_OK && guessed) {
     h[0] = h[1] = 0;
     s = next_record(&d, &tag);
-    if (s == CK_OK && raw) s = find_ranges<T>(dA, dB, m, k, n, d, tag);
+    if (s == CK_OK && raw) s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
   }
   if (s == CK_OK && !raw) {
     const mp_packing<T> P = {dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
                              how == MP_SHIFTS_PENDING ? sh.rd->d : NULL, h[0], h[1], PACK,
                              guessed ? d : NULL, tag};
-    launch_dpx_words<T>(P);
+    launch_dpx_words<T>(P, PAGED ? pages_a : 0, PAGED ? pages_b : 0);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
@@ -446,7 +321,7 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     checking = true;
   }
   /* the plan while the GPU packs (or finds the ranges) */
-  if (s == CK_OK) {
+  if (s == CK_OK && !PAGED) { /* a batch is not split */
     const size_t ts = ARG ? sizeof(uint32_t) : 0;
     if constexpr (PACK)
       sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
@@ -463,6 +338,16 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     /* the kernel of Op O on operands a and b, then the merge of its planes */
     auto run = [&](const auto &op, const void *a, const void *b) {
       typedef typename std::decay<decltype(op)>::type O;
+      if constexpr (PAGED) {
+        warptile_launch_pages<O, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count,
+                                      (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op,
+                                      [&](O o, size_t z) {
+                                  o.sums.out.C = (char *)o.sums.out.C + z * m * n * sizeof(T);
+                                  if (ARG) o.sums.out.K += z * m * n;
+                                  return o;
+                                });
+        return;
+      }
       warptile_launch_split<O, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs,
                                     (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op);
       if (planes) {
@@ -472,17 +357,29 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
       }
     };
     bool launched = false;
-    if constexpr (PACK)
+    if constexpr (PACK && !(PAGED && ARG))
       if (raw) {
-        const RawOp rop = {{(int)n, (int)words,
-                            {wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}}}};
-        run(rop, dB, dA);
+        const mp_dpx_sums<true, T> sums = {wlo, whi, planes, tiles,
+                                           {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
+        if constexpr (PAGED) {
+          const RawOp rop = {{{(int)n, (int)words, {sums}}, q.pg.sb * n * k, q.pg.sa * k * words}};
+          run(rop, dB, dA);
+        } else {
+          const RawOp rop = {{(int)n, (int)words, sums}};
+          run(rop, dB, dA);
+        }
         launched = true;
       }
     if (!launched) {
-      const Op op = {(int)n, (int)words,
-                     {wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}}};
-      run(op, wa, wb);
+      const mp_dpx_sums<PACK> sums = {wlo, whi, planes, tiles,
+                                      {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
+      if constexpr (PAGED) {
+        const Op op = {{(int)n, (int)words, {sums}}, q.pg.sb * Mp * Kp, q.pg.sa * Kp * Np};
+        run(op, wa, wb);
+      } else {
+        const Op op = {(int)n, (int)words, sums};
+        run(op, wa, wb);
+      }
     }
     s = v3_finish<T, cfg::BK>(q);
     *took = true;
@@ -503,19 +400,20 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
 }
 
 /* run_v3_dpx on the likely path's words: packed (PACK) or 32-bit. */
-template <class T, bool ARG>
+template <class T, bool ARG, bool PAGED>
 static ck_status run_likely(mp_int_path likely, const mp_problem<T> &q, mp_shift_plan &sh,
                             bool *took) {
   if constexpr (sizeof(T) <= 2) /* no packed kernels for the classes that never take them */
-    if (likely == MP_INT_U16X2) return run_v3_dpx<T, true, ARG>(q, sh, took);
-  return run_v3_dpx<T, false, ARG>(q, sh, took);
+    if (likely == MP_INT_U16X2) return run_v3_dpx<T, true, ARG, PAGED>(q, sh, took);
+  return run_v3_dpx<T, false, ARG, PAGED>(q, sh, took);
 }
 
 /* On the guess of shift 0 where the class has not just missed it; else the likely path is set up
  * while the ranges are found and read, and only when they need another one (int16 spreads over
  * 65535, int32 ones over 2^32) is the packing redone on 32-bit words, or v2's wide accumulation
  * run. */
-template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &q) {
+template <class T, bool ARG, bool PAGED>
+static ck_status run_int(const mp_problem<T> &q, bool *took) {
   const T lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
   mp_record_read rd;
   mp_shift_plan sh = {{lo, lo, hi, hi}, MP_SHIFTS_GUESSED, NULL};
@@ -523,27 +421,49 @@ template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &
   const bool ranges = !ranges_known<T>();
   const mp_int_path guess = likely_path<T>(q.k, ARG);
   ck_status s = CK_OK;
-  bool took = false;
+  *took = false;
   if (ranges && !guess_missed<T>()) {
-    s = run_likely<T, ARG>(guess, q, sh, &took);
-    guess_missed<T>() = s == CK_OK && !took;
-    if (s != CK_OK || took) return s;
+    s = run_likely<T, ARG, PAGED>(guess, q, sh, took);
+    guess_missed<T>() = s == CK_OK && !*took;
+    if (s != CK_OK || *took) return s;
   }
   sh.how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
   sh.rd = ranges ? &rd : NULL;
   if (ranges) s = next_record(&d, &tag);
-  if (ranges && s == CK_OK) s = find_ranges<T>(q.A, q.B, q.m, q.k, q.n, d, tag);
+  if (ranges && s == CK_OK)
+    s = find_ranges<T>(q.A, q.m * q.k * q.pg.pages_a(), q.B, q.k * q.n * q.pg.pages_b(), d, tag);
   if (ranges && s == CK_OK) start_read(d, tag, &rd);
-  if (s == CK_OK) s = run_likely<T, ARG>(guess, q, sh, &took);
+  if (s == CK_OK) s = run_likely<T, ARG, PAGED>(guess, q, sh, took);
   /* sh.h is known from here on */
   sh.how = MP_SHIFTS_KNOWN;
   sh.rd = NULL;
-  if (s == CK_OK && !took && guess != MP_INT_U32 && int_path<T>(sh.h, q.k, ARG) == MP_INT_U32)
-    s = run_v3_dpx<T, false, ARG>(q, sh, &took);
-  if (s == CK_OK && !took) s = mp_run_regblock<T, ARG>(q);
+  if (s == CK_OK && !*took && guess != MP_INT_U32 && int_path<T>(sh.h, q.k, ARG) == MP_INT_U32)
+    s = run_v3_dpx<T, false, ARG, PAGED>(q, sh, took);
   if (s == CK_OK && ranges) guess_missed<T>() = !shifts_fit(sh.h, 0, 0, guess);
   return s;
 }
 
+template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &q) {
+  bool took = false;
+  ck_status s = run_int<T, ARG, false>(q, &took);
+  if (s == CK_OK && !took) s = mp_run_regblock<T, ARG>(q);
+  return s;
+}
+
+/* A batch (q.pg) in one launch; *took = false where the sums need v2's wide accumulation, which
+ * the caller then runs page by page. */
+template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &q, bool *took) {
+  return run_int<T, ARG, true>(q, took);
+}
+
 MP_INSTANTIATE_INTS(mp_run_warptile_int)
+#define MP_INSTANTIATE_PAGES(T)                                                \
+  template ck_status mp_run_pages_int<T, false>(const mp_problem<T> &, bool *); \
+  template ck_status mp_run_pages_int<T, true>(const mp_problem<T> &, bool *);
+MP_INSTANTIATE_PAGES(int8_t)
+MP_INSTANTIATE_PAGES(uint8_t)
+MP_INSTANTIATE_PAGES(int16_t)
+MP_INSTANTIATE_PAGES(uint16_t)
+MP_INSTANTIATE_PAGES(int32_t)
+MP_INSTANTIATE_PAGES(uint32_t)
 

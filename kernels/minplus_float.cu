@@ -44,27 +44,32 @@ __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__
   }
 }
 
-/* dst (rows_p x cols_p, row-major) = src (rows x cols, row-major) with `fill` around it. */
+/* dst (rows_p x cols_p, row-major) = src (rows x cols, row-major) with `fill` around it; over
+ * pages, page `first` + blockIdx.y of each. */
 template <class T>
 __global__ void pad_fill(const T *__restrict__ src, T *__restrict__ dst, size_t rows, size_t cols,
-                         size_t rows_p, size_t cols_p, T fill) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+                         size_t rows_p, size_t cols_p, T fill, size_t first) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, page = first + blockIdx.y;
   if (idx >= rows_p * cols_p) return;
   size_t r, c;
   split_index(idx, cols_p, r, c);
-  dst[idx] = (r < rows && c < cols) ? src[r * cols + c] : fill;
+  dst[page * rows_p * cols_p + idx] =
+      (r < rows && c < cols) ? src[page * rows * cols + r * cols + c] : fill;
 }
 
-/* src itself when its shape is already whole tiles, else a padded copy in *scratch. */
+/* src itself when its shape is already whole tiles, else a padded copy of its `pages` pages in
+ * *scratch. */
 template <class T>
 static ck_status pad_operand(const T *src, size_t rows, size_t cols, size_t rows_p, size_t cols_p,
-                             T fill, T **scratch, const T **out) {
+                             size_t pages, T fill, T **scratch, const T **out) {
   *out = src;
   if (rows == rows_p && cols == cols_p) return CK_OK;
   size_t count = rows_p * cols_p;
-  CK_TRY(ck_dev_alloc((void **)scratch, count * sizeof(T)));
-  pad_fill<T><<<grid_for(count, MP_THREADS), MP_THREADS>>>(src, *scratch, rows, cols, rows_p, cols_p,
-                                                     fill);
+  CK_TRY(ck_dev_alloc((void **)scratch, count * pages * sizeof(T)));
+  for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH) {
+    pad_fill<T><<<dim3(grid_for(count, MP_THREADS), warptile_pages_at(pages, z)), MP_THREADS>>>(src, *scratch, rows, cols,
+                                                                   rows_p, cols_p, fill, z);
+  }
   *out = *scratch;
   return CK_OK;
 }
@@ -77,8 +82,8 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
   size_t Mp = round_up(n, cfg::BM), Np = round_up(m, cfg::BN), Kp = round_up(k, cfg::BK);
   T *sa = NULL, *sb = NULL;
   const T *ra, *rb;
-  ck_status s = pad_operand<T>(q.B, n, k, Mp, Kp, nan, &sa, &ra);
-  if (s == CK_OK) s = pad_operand<T>(q.A, k, m, Kp, Np, nan, &sb, &rb);
+  ck_status s = pad_operand<T>(q.B, n, k, Mp, Kp, 1, nan, &sa, &ra);
+  if (s == CK_OK) s = pad_operand<T>(q.A, k, m, Kp, Np, 1, nan, &sb, &rb);
   mp_split sp = {1, 1, NULL, NULL};
   if (s == CK_OK) {
     sp = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0);
@@ -99,5 +104,32 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
   return s;
 }
 
+/* A batch (q.pg) in one launch on the paged tiles; no split. */
+template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &q) {
+  const size_t m = q.m, k = q.k, n = q.n;
+  typedef typename v3_page_cfg<T, ARG>::type cfg;
+  typedef warptile_paged<mp_float_op<T, ARG>> Op;
+  const T nan = mp_traits<T>::empty() - mp_traits<T>::empty();
+  size_t Mp = round_up(n, cfg::BM), Np = round_up(m, cfg::BN), Kp = round_up(k, cfg::BK);
+  T *sa = NULL, *sb = NULL;
+  const T *ra, *rb;
+  ck_status s = pad_operand<T>(q.B, n, k, Mp, Kp, q.pg.pages_b(), nan, &sa, &ra);
+  if (s == CK_OK) s = pad_operand<T>(q.A, k, m, Kp, Np, q.pg.pages_a(), nan, &sb, &rb);
+  if (s == CK_OK) {
+    const Op op = {{(int)n, (int)m, {q.C, q.K}}, q.pg.sb * Mp * Kp, q.pg.sa * Kp * Np};
+    warptile_launch_pages<Op, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, ra, rb, op, [&](Op o, size_t z) {
+      o.sums.C += z * m * n;
+      if (ARG) o.sums.tile += z * m * n;
+      return o;
+    });
+    s = v3_finish<T, cfg::BK>(q);
+  }
+  ck_dev_free(sa);
+  ck_dev_free(sb);
+  return s;
+}
+
 MP_INSTANTIATE(mp_run_warptile_float, float)
 MP_INSTANTIATE(mp_run_warptile_float, double)
+MP_INSTANTIATE(mp_run_pages_float, float)
+MP_INSTANTIATE(mp_run_pages_float, double)

@@ -44,6 +44,36 @@ template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
 
+/* ---- paged products: one launch over every page (blockIdx.z) ----
+ * A page's tiles are 64 x 64 whatever the class: pages of 64^3 would leave half of a 64 x 128
+ * tile (and three quarters of double's 128 x 128) as padding. Single and the DPX words keep the
+ * 2-D configuration's warp tiles (the same registers and shared-memory reads per pair update) in
+ * blocks of two warps; double takes the witness's shape. The witness's tiles are 64 x 64
+ * already. */
+struct v3_cfg_page_words {
+  enum { BM = 64, BN = 64, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 64 };
+};
+struct v3_cfg_page_double { /* two warps spilled: each thread staged 8 vectors of the tiles */
+  enum { BM = 64, BN = 64, BK = 8, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
+};
+/* Packed 16-bit halves: 64 x 32 words (64 x 64 outputs), one warp, so that pages of 64 rows (32
+ * words) are whole tiles and can be read as they are, without a packing pass. */
+struct v3_cfg_page_halves {
+  enum { BM = 64, BN = 32, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 32 };
+};
+template <class T, bool ARG> struct v3_page_cfg { typedef typename v3_cfg<T, ARG>::type type; };
+template <> struct v3_page_cfg<float, false> { typedef v3_cfg_page_words type; };
+template <> struct v3_page_cfg<uint32_t, false> { typedef v3_cfg_page_words type; };
+template <> struct v3_page_cfg<double, false> { typedef v3_cfg_page_double type; };
+
+/* Pages that each fill the GPU run one by one on the 2-D path (its split-K and tuned tiles), as
+ * do few pages of deep k whose batch leaves SMs idle, where split-K pays: a batch is run in one
+ * launch when a page has fewer outputs than MP_PAGES_LOOP_OUTPUTS, unless the batch has fewer
+ * than MP_PAGES_FILL_BLOCKS 64 x 64 tiles per SM and k is at least MP_PAGES_DEEP_K. */
+#define MP_PAGES_LOOP_OUTPUTS ((size_t)1 << 22)
+#define MP_PAGES_FILL_BLOCKS 4
+#define MP_PAGES_DEEP_K 1024
+
 /* ---- split-K (warptile_splits' cost model) ----
  * Fitted to a sweep of every split and cluster size at 1024^3, 2048^3 and 256 x 8192 x 256; on
  * the sweep that checked it the picks came within 0.6% of the fastest on average, 3.6% at worst:

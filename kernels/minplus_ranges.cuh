@@ -186,12 +186,13 @@ static ck_status next_record(long long **d, long long *tag) {
   return CK_OK;
 }
 
+/* The ranges of dA (count_a elements) and dB into the record d under tag. */
 template <class T>
-static ck_status find_ranges(const T *dA, const T *dB, size_t m, size_t k, size_t n, long long *d,
-                             long long tag) {
-  size_t most = m * k > k * n ? m * k : k * n;
+static ck_status find_ranges(const T *dA, size_t count_a, const T *dB, size_t count_b,
+                             long long *d, long long tag) {
+  size_t most = count_a > count_b ? count_a : count_b;
   value_ranges<T><<<dim3(pass_blocks(most, MP_THREADS * MP_RANGE_BYTES_PER_THREAD / sizeof(T)), 2), MP_THREADS>>>(
-      dA, m * k, dB, k * n, d, tag);
+      dA, count_a, dB, count_b, d, tag);
   CK_CUDA(cudaGetLastError(), "finding the operands' ranges");
   return CK_OK;
 }

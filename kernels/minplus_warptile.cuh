@@ -213,12 +213,12 @@ __device__ __forceinline__ int search_tile_vec(const T *__restrict__ a, const T 
   return at;
 }
 
+/* The fix-up of output idx of one product (A(i, p) at A[i * si + p * sp]). */
 template <class T, int BK>
-__global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
-                              const T *__restrict__ B, const T *__restrict__ C,
-                              double *__restrict__ K, size_t m, size_t k, size_t n) {
-  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= m * n) return;
+__device__ __forceinline__ void witness_at(const T *__restrict__ A, size_t si, size_t sp,
+                                           const T *__restrict__ B, const T *__restrict__ C,
+                                           double *__restrict__ K, size_t m, size_t k, size_t n,
+                                           size_t idx) {
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
   size_t i, j;
@@ -240,18 +240,48 @@ __global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
   K[idx] = (double)(at + 1);
 }
 
-/* After the kernel (and any merge): its launch checked, then with the witness the fix-up. */
+template <class T, int BK>
+__global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
+                              const T *__restrict__ B, const T *__restrict__ C,
+                              double *__restrict__ K, size_t m, size_t k, size_t n) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < m * n) witness_at<T, BK>(A, si, sp, B, C, K, m, k, n, idx);
+}
+
+/* The same over pages (blockIdx.y, from page `first`): page z's A starts pa * z elements on, its
+ * B pb * z, its C and K m * n * z. */
+template <class T, int BK>
+__global__ void witness_fixup_pages(const T *__restrict__ A, size_t si, size_t sp, size_t pa,
+                                    const T *__restrict__ B, size_t pb, const T *__restrict__ C,
+                                    double *__restrict__ K, size_t m, size_t k, size_t n,
+                                    size_t first) {
+  size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, z = first + blockIdx.y;
+  if (idx < m * n)
+    witness_at<T, BK>(A + z * pa, si, sp, B + z * pb, C + z * m * n, K + z * m * n, m, k, n, idx);
+}
+
+/* After the kernel (and any merge): its launch checked, then with the witness the fix-up. Pages:
+ * A's pages side by side transposed at once, (k * pages) x m, so page z's A(i, p) is at
+ * z * sa * k + i * k * pages + p. */
 template <class T, int BK> static ck_status v3_finish(const mp_problem<T> &q) {
   CK_CUDA(cudaGetLastError(), "launching the warptile min-plus kernel");
   if (!q.K) return CK_OK;
-  const size_t m = q.m, k = q.k, n = q.n;
+  const size_t m = q.m, k = q.k, n = q.n, pages = q.pg.pages_a(), kt = k * pages;
   const unsigned grid = grid_for(m * n, MP_THREADS);
   T *At = NULL;
-  if (m > 1 && ck_dev_alloc((void **)&At, m * k * sizeof(T)) == CK_OK) {
-    transpose_pad<T><<<transpose_grid(m, k), dim3(32, 8)>>>(q.A, At, m, k, k);
-    witness_fixup<T, BK><<<grid, MP_THREADS>>>(At, k, 1, q.B, q.C, q.K, m, k, n);
-  } else { /* m == 1: A is one contiguous row; no room for the transposed copy: slower */
-    witness_fixup<T, BK><<<grid, MP_THREADS>>>(q.A, 1, m, q.B, q.C, q.K, m, k, n);
+  const bool transposed = m > 1 && ck_dev_alloc((void **)&At, m * kt * sizeof(T)) == CK_OK;
+  if (transposed) transpose_pad<T><<<transpose_grid(m, kt), dim3(32, 8)>>>(q.A, At, m, kt, kt);
+  /* else m == 1: A is one contiguous row; no room for the transposed copy: slower */
+  const T *a = transposed ? At : q.A;
+  const size_t si = transposed ? kt : 1, sp = transposed ? 1 : m;
+  if (!q.pg.count) {
+    witness_fixup<T, BK><<<grid, MP_THREADS>>>(a, si, sp, q.B, q.C, q.K, m, k, n);
+  } else {
+    const size_t pa = q.pg.sa * (transposed ? k : m * k), pb = q.pg.sb * k * n;
+    for (size_t z = 0; z < q.pg.count; z += WARPTILE_PAGES_PER_LAUNCH) {
+      witness_fixup_pages<T, BK><<<dim3(grid, warptile_pages_at(q.pg.count, z)), MP_THREADS>>>(a, si, sp, pa, q.B, pb, q.C,
+                                                                    q.K, m, k, n, z);
+    }
   }
   ck_dev_free(At);
   CK_CUDA(cudaGetLastError(), "launching the witness fix-up");

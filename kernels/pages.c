@@ -2,10 +2,28 @@
  * every page of A m x k, of B k x n, of C m x n, stored one after the other as Octave stores an
  * N-D array; ia and ib (0-based) carry pagemtimes's broadcasting, worked out by the caller.
  *
- * This first form runs the 2-D product of each page in turn, on the device without a host round
- * trip between pages: the answers are the 2-D form's by construction. One launch per call for
- * many small pages, the point of the paged form, is not done yet (issue 18). */
+ * The pages are cut into runs that step evenly through A and B (one run for 3-D operands, with or
+ * without broadcasting; for N-D broadcasting, one per stretch of C's first page dimension), and
+ * each run goes to the product's batch function: one launch over all its pages. Where that
+ * declines (another kernel, pages that each fill the GPU, sums needing v2) the run's pages go
+ * one by one through the 2-D device product, without a host round trip between them. */
+#include <stdlib.h>
+
 #include "ck_internal.h"
+
+static int pages_mode = CK_PAGES_AUTO;
+static size_t batched_runs, single_pages;
+
+int ck_pages_set_mode(int mode) {
+  int old = pages_mode;
+  if (mode >= CK_PAGES_AUTO && mode <= CK_PAGES_BATCHED) pages_mode = mode;
+  return old;
+}
+
+void ck_pages_counts(size_t *runs, size_t *pages) {
+  *runs = batched_runs;
+  *pages = single_pages;
+}
 
 static size_t page_of(const ck_pages *pg, int b, size_t q) { return b ? pg->ib[q] : pg->ia[q]; }
 
@@ -27,11 +45,34 @@ static ck_status check_pages(const ck_pages *pg) {
   return CK_OK;
 }
 
-ck_status ck_pages_device(ck_product_fn *fn, const ck_product *p, const ck_pages *pg) {
+/* The run of pages from q0: the longest stretch with steps of A's and B's pages that do not
+ * change (nor go back). */
+static ck_page_run run_from(const ck_pages *pg, size_t q0) {
+  ck_page_run r = {1, 0, 0, pages_mode == CK_PAGES_BATCHED};
+  if (q0 + 1 >= pg->count || pg->ia[q0 + 1] < pg->ia[q0] || pg->ib[q0 + 1] < pg->ib[q0]) return r;
+  r.a_step = pg->ia[q0 + 1] - pg->ia[q0];
+  r.b_step = pg->ib[q0 + 1] - pg->ib[q0];
+  while (q0 + r.count < pg->count && pg->ia[q0 + r.count] == pg->ia[q0] + r.count * r.a_step &&
+         pg->ib[q0 + r.count] == pg->ib[q0] + r.count * r.b_step)
+    r.count++;
+  return r;
+}
+
+ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p,
+                          const ck_pages *pg) {
   CK_TRY(check_pages(pg));
-  for (size_t q = 0; q < pg->count; q++) {
-    ck_product d = page_product(p, pg, q);
-    CK_TRY(fn(&d));
+  for (size_t q0 = 0; q0 < pg->count;) {
+    const ck_page_run r = run_from(pg, q0);
+    const ck_product first = page_product(p, pg, q0);
+    int done = 0;
+    if (batch && pages_mode != CK_PAGES_LOOP) CK_TRY(batch(&first, &r, &done));
+    if (done) batched_runs++;
+    for (size_t q = q0; !done && q < q0 + r.count; q++) {
+      ck_product d = page_product(p, pg, q);
+      CK_TRY(fn(&d));
+      single_pages++;
+    }
+    q0 += r.count;
   }
   return CK_OK;
 }
@@ -39,8 +80,8 @@ ck_status ck_pages_device(ck_product_fn *fn, const ck_product *p, const ck_pages
 /* Host arrays: every page of A, B and C on the device at once where they fit (the pages run back
  * to back on the device), else each page through the 2-D host path, which slices what does not
  * fit; the CPU kernel page by page on the host. */
-ck_status ck_pages_host(ck_product_fn *device_fn, ck_product_fn *host_fn, int on_host,
-                        const ck_product *p, const ck_pages *pg) {
+ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product_fn *host_fn,
+                        int on_host, const ck_product *p, const ck_pages *pg) {
   CK_TRY(check_pages(pg));
   const size_t es = ck_dtype_size(p->t), m = p->m, k = p->k, n = p->n;
   if (!on_host) CK_TRY(ck_device_init()); /* no GPU: the 2-D form's error, even when empty */
@@ -57,7 +98,7 @@ ck_status ck_pages_host(ck_product_fn *device_fn, ck_product_fn *host_fn, int on
     if (fits) {
       d.A = dA, d.B = dB, d.C = dC, d.K = dK;
       if ((s = ck_upload(dA, p->A, bytes_a)) == CK_OK && (s = ck_upload(dB, p->B, bytes_b)) == CK_OK &&
-          (s = ck_pages_device(device_fn, &d, pg)) == CK_OK &&
+          (s = ck_pages_device(device_fn, batch, &d, pg)) == CK_OK &&
           (s = ck_download(p->C, dC, bytes_c)) == CK_OK && p->K)
         s = ck_download(p->K, dK, bytes_k);
     }
@@ -72,4 +113,34 @@ ck_status ck_pages_host(ck_product_fn *device_fn, ck_product_fn *host_fn, int on
     CK_TRY(host_fn(&d));
   }
   return CK_OK;
+}
+
+/* ---- timing ---- */
+typedef struct {
+  ck_product_fn *fn;
+  ck_batch_fn *batch;
+  const ck_product *p;
+  const ck_pages *pg;
+} pages_call;
+
+static ck_status run_pages_call(void *ctx) {
+  const pages_call *c = ctx;
+  return ck_pages_device(c->fn, c->batch, c->p, c->pg);
+}
+
+ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p, size_t count,
+                        const ck_timing *tm) {
+  size_t *pages = malloc((count ? count : 1) * sizeof *pages);
+  if (!pages) return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory for the page lists");
+  for (size_t q = 0; q < count; q++) pages[q] = q;
+  const ck_pages pg = {count, count, count, pages, pages};
+  ck_product d;
+  ck_status s = ck_random_operands(p, count, tm, &d);
+  if (s == CK_OK) {
+    pages_call c = {fn, batch, &d, &pg};
+    s = ck_time_calls(run_pages_call, &c, tm->warmup, tm->reps, tm->calls, tm->times_ms);
+  }
+  ck_free_operands(&d);
+  free(pages);
+  return s;
 }

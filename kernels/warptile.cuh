@@ -82,6 +82,21 @@ struct warptile_place<Op, std::void_t<decltype(&Op::place)>> {
 };
 template <class Op> using warptile_b_t = typename warptile_srcs<Op>::B::Elem;
 
+/* Where a block's operands start: by default at A and B. An Op that runs a batch of products in
+ * one launch (paged products, pages.cuh: blockIdx.z is the page) gives
+ *   __device__ void page_offsets(size_t &a, size_t &b) const  (elements of A and B before the
+ *                                                              block's page)
+ * Ops without it compile as before (the offsets are the constant 0). */
+template <class Op, class = void> struct warptile_page {
+  static __device__ __forceinline__ void at(const Op &, size_t &, size_t &) {}
+};
+template <class Op>
+struct warptile_page<Op, std::void_t<decltype(&Op::page_offsets)>> {
+  static __device__ __forceinline__ void at(const Op &op, size_t &a, size_t &b) {
+    op.page_offsets(a, b);
+  }
+};
+
 /* The largest power of two that divides n and is at most room (at least 1). */
 __host__ __device__ constexpr int pow2_share(int n, int room) {
   return (n % 2 == 0 && room >= 2) ? 2 * pow2_share(n / 2, room / 2) : 1;
@@ -162,8 +177,10 @@ __global__ void __launch_bounds__(NT)
   /* This block's slice of K. Unsplit kernels are compiled without it: with a loop bound that is
    * not a parameter, the register-heavy ones (matmul, double) measured 4-6% slower. */
   const int k0 = SPLIT ? blockIdx.z * Kz : 0, klen = SPLIT ? min(Kz, K - k0) : K;
-  A += (size_t)brow * K + k0;
-  B += bcol + (size_t)k0 * N;
+  size_t page_a = 0, page_b = 0;
+  warptile_page<Op>::at(op, page_a, page_b);
+  A += page_a + (size_t)brow * K + k0;
+  B += page_b + bcol + (size_t)k0 * N;
   typedef typename warptile_srcs<Op>::A SrcA;
   typedef typename warptile_srcs<Op>::B SrcB;
   typename SrcA::Raw ra[LA];
@@ -254,6 +271,38 @@ __global__ void __launch_bounds__(NT)
     for (int a = 0; a < WMITER * TM; a++)
 #pragma unroll
       for (int b = 0; b < WNITER * TN; b++) op.store(acc[a][b], row(a), col(b));
+  }
+}
+
+/* Pages per launch of a paged Op: the grid's z (or y) dimension; the launch of pages from z on
+ * holds warptile_pages_at(pages, z) of them. */
+#define WARPTILE_PAGES_PER_LAUNCH 65535u
+static inline unsigned warptile_pages_at(size_t pages, size_t z) {
+  return (unsigned)(pages - z < WARPTILE_PAGES_PER_LAUNCH ? pages - z : WARPTILE_PAGES_PER_LAUNCH);
+}
+
+/* An Op over a batch of products (paged products): block (x, y, z) computes tile (y, x) of page
+ * z, whose row-major "A" (Octave's B) starts step_a elements after the previous page's, and its
+ * "B" (Octave's A) step_b; a step of 0 broadcasts one page. The stores are the Op's, with z as
+ * the page (min-plus: the plane, and a plane of the result's size is a page of C). */
+template <class Op> struct warptile_paged : Op {
+  size_t step_a, step_b;
+  __device__ __forceinline__ void page_offsets(size_t &a, size_t &b) const {
+    a = blockIdx.z * step_a;
+    b = blockIdx.z * step_b;
+  }
+};
+
+/* The paged kernel over the padded Mp x Np x Kp pages, `pages` at a time (the grid's z is at most
+ * WARPTILE_PAGES_PER_LAUNCH): advance(op, z) is the Op for the pages from z on. */
+template <class Op, class CFG, class Advance>
+static void warptile_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile_a_t<Op> *A,
+                            const warptile_b_t<Op> *B, const Op &op, Advance advance) {
+  for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH) {
+    warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
+                    CFG::NT, false>
+        <<<dim3(Np / CFG::BN, Mp / CFG::BM, warptile_pages_at(pages, z)), CFG::NT>>>(
+            Np, Kp, Kp, A + z * op.step_a, B + z * op.step_b, advance(op, z));
   }
 }
 

@@ -6,7 +6,8 @@
  *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
  *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C, and K (the argmin) if asked for
  *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]
- *                    [, "fractions" | "wide"])          -> times in ms
+ *                    [, "fractions" | "wide"] [, CALLS]) -> times in ms (per call, CALLS back to
+ *                                                          back between the events)
  *   __cudakernels__ ("minplus_narrow" [, MODE])         -> the narrowing mode before ("auto",
  *                                                          "off", "always"), set to MODE
  *   __cudakernels__ ("minplus_path")                    -> class the last device product ran in
@@ -15,7 +16,7 @@
  *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
  *   __cudakernels__ ("copy_bandwidth", BYTES, REPS)     -> device copy rate, bytes moved per s
  *   __cudakernels__ ("matmul", A, B, KERNEL)            -> C = A * B
- *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS) -> times in ms
+ *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]) -> times
  *   __cudakernels__ ("cublas")                          -> the cuBLAS library loaded, "" if none
  *   __cudakernels__ ("sync")                            -> waits for the device to finish
  *   __cudakernels__ ("array_put", X)                    -> ID of a device copy of X
@@ -29,6 +30,10 @@
  *   __cudakernels__ ("matmul_pages", A, B, KERNEL, M, K, N, IA, IB)  -> C (m x n*pages)
  *   __cudakernels__ ("minplus_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB) -> ID of C, of K
  *   __cudakernels__ ("matmul_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB)  -> ID of C
+ *   __cudakernels__ ("pages_mode" [, MODE])             -> how pages run before ("auto", "loop",
+ *                                                          "batched"), set to MODE; and the
+ *                                                          batched runs and single pages so far
+ *   __cudakernels__ ("pages_time", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS) -> times in ms
  *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
  *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE)        -> D, and P (int32) if asked for
  *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE)       -> ID of D, and of P if asked for
@@ -59,6 +64,8 @@ static const struct {
     {"minplus_ceiling", cmd_minplus_ceiling},
     {"minplus_narrow", cmd_minplus_narrow},
     {"minplus_path", cmd_minplus_path},
+    {"pages_mode", cmd_pages_mode},
+    {"pages_time", cmd_pages_time},
     {"sum", cmd_sum},
     {"sum_time", cmd_sum_time},
     {"copy_bandwidth", cmd_copy_bandwidth},

@@ -16,6 +16,7 @@ void gw_fail_invalid(const char *msg);
 void gw_check(ck_status s); /* the Octave error of a C-layer status; CK_OK returns */
 void gw_need_args(int nrhs, int want, const char *usage);
 void gw_string(const mxArray *a, char *buf, size_t size, const char *what);
+int gw_mode(const mxArray *a, const char *const names[], int count, const char *usage);
 double gw_scalar(const mxArray *a, const char *what);
 size_t gw_size(const mxArray *a, const char *what); /* a non-negative integer */
 ck_dtype gw_dtype_name(const mxArray *a);           /* a class name, e.g. "single" */
@@ -28,6 +29,7 @@ ck_array_id gw_id(const mxArray *a, const char *what);
 mxArray *gw_id_value(ck_array_id id);
 /* WARMUP and REPS of a timing command into tm, with a fresh 1-by-REPS `times` for its results. */
 mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm);
+int gw_calls(const mxArray *a);
 /* A device product's results: C (class t, count elements) and, with `witness`, K (double), as
  * new arrays handed to run(ctx, C, K); on failure both are freed and the error raised, else
  * plhs gets their ids. */
@@ -50,7 +52,8 @@ command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narro
 int get_minplus_kernel(const mxArray *a);
 int get_matmul_kernel(const mxArray *a);
 /* gw_pages.c */
-command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev;
+command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev,
+    cmd_pages_mode, cmd_pages_time;
 /* gw_sum.c */
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */

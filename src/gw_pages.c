@@ -46,11 +46,12 @@ static ck_pages read_pages(ck_product *p, const mxArray *prhs[], size_t numel_a,
 
 typedef struct {
   ck_product_fn *device, *host;
+  ck_batch_fn *batch;
   int minplus;
 } gw_paged_op;
 
-static const gw_paged_op minplus_op = {ck_minplus_device, ck_minplus, 1};
-static const gw_paged_op matmul_op = {ck_matmul_device, ck_matmul, 0};
+static const gw_paged_op minplus_op = {ck_minplus_device, ck_minplus, ck_minplus_pages_device, 1};
+static const gw_paged_op matmul_op = {ck_matmul_device, ck_matmul, ck_matmul_pages_device, 0};
 
 typedef struct {
   ck_product p;
@@ -63,7 +64,7 @@ static ck_status run_paged_host(void *ctx, void *C, double *K) {
   paged_host *c = ctx;
   c->p.C = C;
   c->p.K = K;
-  return ck_pages_host(c->op->device, c->op->host, c->on_host, &c->p, &c->pg);
+  return ck_pages_host(c->op->device, c->op->batch, c->op->host, c->on_host, &c->p, &c->pg);
 }
 
 /* prhs = A, B, KERNEL, M, K, N, IA, IB; host C (m x n * pages), and K for min-plus. */
@@ -82,14 +83,14 @@ static void host_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const m
 typedef struct {
   ck_product p;
   ck_pages pg;
-  ck_product_fn *fn;
+  const gw_paged_op *op;
 } paged_call;
 
 static ck_status run_paged_call(void *ctx, void *C, double *K) {
   paged_call *c = ctx;
   c->p.C = C;
   c->p.K = K;
-  return ck_pages_device(c->fn, &c->p, &c->pg);
+  return ck_pages_device(c->op->device, c->op->batch, &c->p, &c->pg);
 }
 
 /* prhs = IDA, IDB, M, K, N, KERNEL, IA, IB; the ids of C (m*n*pages) and, asked for, K. */
@@ -106,7 +107,7 @@ static void device_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const
   ck_product p = {ta, kernel, pa, pb, NULL, NULL, 0, 0, 0};
   const mxArray *sizes[5] = {prhs[2], prhs[3], prhs[4], prhs[6], prhs[7]};
   ck_pages pg = read_pages(&p, sizes, na, nb);
-  paged_call c = {p, pg, op->device};
+  paged_call c = {p, pg, op};
   gw_device_result(plhs, ta, p.m * p.n * pg.count, op->minplus && nlhs > 1, run_paged_call, &c);
 }
 
@@ -128,4 +129,43 @@ void cmd_minplus_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *p
 void cmd_matmul_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   gw_need_args(nrhs, 8, "\"matmul_pages_dev\", IDA, IDB, M, K, N, KERNEL, IA, IB");
   device_pages(&matmul_op, nlhs, plhs, prhs);
+}
+
+/* "pages_time", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS: times (ms) of OP ("minplus" or
+ * "matmul") over P pages of random device operands, each page its own (no witness). */
+void cmd_pages_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 9, "\"pages_time\", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS");
+  static const char *const ops[] = {"minplus", "matmul"};
+  const gw_paged_op *op = gw_mode(prhs[0], ops, 2, "OP is \"minplus\" or \"matmul\"") == 0
+                              ? &minplus_op : &matmul_op;
+  int kernel = op->minplus ? get_minplus_kernel(prhs[2]) : get_matmul_kernel(prhs[2]);
+  ck_product p = {gw_dtype_name(prhs[1]), kernel, NULL, NULL, NULL, NULL,
+                  gw_size(prhs[3], "M"), gw_size(prhs[4], "K"), gw_size(prhs[5], "N")};
+  const size_t count = gw_size(prhs[6], "P");
+  ck_timing tm;
+  mxArray *times = gw_timing(prhs[7], prhs[8], &tm);
+  ck_status s = ck_pages_time(op->device, op->batch, &p, count, &tm);
+  if (s != CK_OK) mxDestroyArray(times);
+  gw_check(s);
+  plhs[0] = times;
+}
+
+/* "pages_mode" [, MODE]: how paged products run ("auto": one launch per run of pages where it
+ * gains; "loop": page by page; "batched": one launch wherever the kernel can), returned as it was
+ * before; with a second output, the count of batched runs and of pages run one by one so far. */
+void cmd_pages_mode(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  static const char *const names[] = {"auto", "loop", "batched"};
+  const int mode =
+      nrhs > 0 ? gw_mode(prhs[0], names, 3, "the pages mode is \"auto\", \"loop\" or \"batched\"")
+               : -1;
+  const int old = ck_pages_set_mode(mode);
+  plhs[0] = mxCreateString(names[old]);
+  if (nlhs > 1) {
+    size_t runs, pages;
+    ck_pages_counts(&runs, &pages);
+    plhs[1] = mxCreateDoubleMatrix(1, 2, mxREAL);
+    mxGetPr(plhs[1])[0] = (double)runs;
+    mxGetPr(plhs[1])[1] = (double)pages;
+  }
 }

@@ -61,11 +61,15 @@ static ck_product timed_shape(const mxArray *prhs[], int kernel) {
 void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   static const char usage[] =
-      "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"] [, \"fractions\" | \"wide\"]";
-  if (nrhs < 7 || nrhs > 9) gw_need_args(nrhs, 7, usage);
-  int with_arg = 0, data = CK_DATA_INTS;
+      "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"] [, \"fractions\" | \"wide\"] [, CALLS]";
+  if (nrhs < 7 || nrhs > 10) gw_need_args(nrhs, 7, usage);
+  int with_arg = 0, data = CK_DATA_INTS, calls = 1;
   for (int i = 7; i < nrhs; i++) {
     char flag[16];
+    if (mxIsNumeric(prhs[i])) {
+      calls = gw_calls(prhs[i]);
+      continue;
+    }
     gw_string(prhs[i], flag, sizeof flag, "a flag");
     if (!strcmp(flag, "arg")) with_arg = 1;
     else if (!strcmp(flag, "fractions")) data = CK_DATA_FRACTIONS;
@@ -76,6 +80,7 @@ void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   ck_timing tm;
   mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
   tm.data = data;
+  tm.calls = calls;
   ck_status s = ck_minplus_time(&p, with_arg, &tm);
   if (s != CK_OK) mxDestroyArray(times);
   gw_check(s);
@@ -87,14 +92,9 @@ void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
 void cmd_minplus_narrow(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
   static const char *const modes[] = {"auto", "off", "always"};
-  int mode = -1;
-  if (nrhs > 0) {
-    char name[16];
-    gw_string(prhs[0], name, sizeof name, "MODE");
-    for (int i = 0; i < 3; i++)
-      if (!strcmp(name, modes[i])) mode = i;
-    if (mode < 0) gw_fail_invalid("the narrowing mode is \"auto\", \"off\" or \"always\"");
-  }
+  const int mode =
+      nrhs > 0 ? gw_mode(prhs[0], modes, 3, "the narrowing mode is \"auto\", \"off\" or \"always\"")
+               : -1;
   const int old = ck_minplus_set_narrow(mode);
   plhs[0] = mxCreateString(modes[old]);
 }
@@ -131,10 +131,12 @@ void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 
 void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  gw_need_args(nrhs, 7, "\"matmul_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS");
+  static const char usage[] = "\"matmul_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]";
+  if (nrhs != 8) gw_need_args(nrhs, 7, usage);
   ck_product p = timed_shape(prhs, get_matmul_kernel(prhs[1]));
   ck_timing tm;
   mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
+  if (nrhs > 7) tm.calls = gw_calls(prhs[7]);
   ck_status s = ck_matmul_time(&p, &tm);
   if (s != CK_OK) mxDestroyArray(times);
   gw_check(s);

@@ -36,6 +36,16 @@ void gw_check(ck_status s) {
   }
 }
 
+/* A mode argument: its index in names[0 .. count-1], else the invalid-input error `usage`. */
+int gw_mode(const mxArray *a, const char *const names[], int count, const char *usage) {
+  char name[32];
+  gw_string(a, name, sizeof name, "MODE");
+  for (int i = 0; i < count; i++)
+    if (!strcmp(name, names[i])) return i;
+  gw_fail_invalid(usage);
+  return -1;
+}
+
 void gw_string(const mxArray *a, char *buf, size_t size, const char *what) {
   if (!mxIsChar(a) || mxGetNumberOfDimensions(a) != 2 || mxGetM(a) > 1 ||
       mxGetString(a, buf, (mwSize)size) != 0) {
@@ -130,6 +140,13 @@ ck_array_id gw_id(const mxArray *a, const char *what) {
 mxArray *gw_id_value(ck_array_id id) { return mxCreateDoubleScalar((double)id); }
 
 
+/* CALLS of a timing: back-to-back calls per timed run, 1..10000. */
+int gw_calls(const mxArray *a) {
+  size_t c = gw_size(a, "CALLS");
+  if (c < 1 || c > 10000) gw_fail_invalid("CALLS must be 1..10000");
+  return (int)c;
+}
+
 mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
   size_t w = gw_size(warmup, "WARMUP"), r = gw_size(reps, "REPS");
   if (r < 1 || r > 100000 || w > 100000) gw_fail_invalid("REPS must be 1..100000, WARMUP at most that");
@@ -138,6 +155,7 @@ mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
   tm->reps = (int)r;
   tm->times_ms = mxGetPr(times);
   tm->data = CK_DATA_INTS;
+  tm->calls = 1;
   return times;
 }
 

@@ -5,12 +5,12 @@
 #   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench narrow apsp e2e matmulbench
-# sumbench"
+# output goes beside ours); STEPS: any of "tests sanitize perf bench narrow pages apsp e2e
+# matmulbench sumbench"
 # (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
 # mex_return_floor.mex for the e2e step.
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench narrow apsp e2e matmulbench sumbench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench narrow pages apsp e2e matmulbench sumbench"}
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
@@ -65,6 +65,12 @@ if has_step narrow; then
   echo "== integer-valued single and double on the integer paths"
   run_octave "bench_narrow ('csv', '$out/bench_narrow.csv');" 2>&1 | grep -v "ignoring const" |
     tee "$out/bench_narrow.txt"
+fi
+
+if has_step pages; then
+  echo "== paged products and small calls"
+  run_octave "bench_pages ('csv', '$out/bench_pages.csv');" 2>&1 | grep -v "ignoring const" |
+    tee "$out/bench_pages.txt"
 fi
 
 if has_step apsp; then

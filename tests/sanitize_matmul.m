@@ -27,6 +27,23 @@ function sanitize_matmul ()
       __cudakernels__ ("matmul_time", cls{1}, k{1}, 65, 33, 70, 1, 2);
     endfor
   endfor
+  ## pages in one launch (warptile, cuBLAS strided batched), broadcast, and page by page
+  old = __cudakernels__ ("pages_mode", "batched");
+  unwind_protect
+    for k = {"warptile", "cublas"}
+      A = single (randn (65, 17, 3)); B = single (randn (17, 30));
+      C = gpu_matmul (A, B, "kernel", k{1});
+      for q = 1:3
+        R = double (A(:, :, q)) * double (B);
+        if (norm (double (C(:, :, q)) - R, "fro") > 1e-4 * norm (R, "fro"))
+          error ("sanitize_matmul: paged %s page %d differs from A*B", k{1}, q);
+        endif
+      endfor
+      __cudakernels__ ("pages_time", "matmul", "single", k{1}, 65, 17, 30, 3, 1, 1);
+    endfor
+  unwind_protect_cleanup
+    __cudakernels__ ("pages_mode", old);
+  end_unwind_protect
   ## device-resident arrays: staging in and out, chained products, conversion, free
   A = rand (300, 200); B = rand (200, 100, "single");
   G = gpu_minplus (gpu_array (A), gpu_array (B));

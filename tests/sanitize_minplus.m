@@ -7,7 +7,8 @@
 ## ragged shapes, for running under @command{compute-sanitizer} (memcheck,
 ## racecheck): each kernel and class against the CPU reference, k = 0, empty
 ## results, the packed, 32-bit and wide integer paths, operands read as they
-## are, the witness, integer-valued single and double on the integer paths, a
+## are, the witness, integer-valued single and double on the integer paths, paged
+## products (in one launch and page by page), a
 ## product sliced to fit a small memory, the out-of-memory path, the timing command
 ## and the ceiling probe.
 ## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
@@ -87,6 +88,7 @@ function sanitize_minplus ()
   endfor
   ## the sliced path: rows, columns and k, merged
   narrowed ();
+  paged ();
   A = single (round (5 * randn (150, 700))); B = single (round (5 * randn (700, 90)));
   [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
   __cudakernels__ ("test_alloc_limit", 2^20);
@@ -124,6 +126,51 @@ function sanitize_minplus ()
   end_unwind_protect
   assert (__cudakernels__ ("memory"), [0 0]);
   printf ("sanitize_minplus: OK\n");
+endfunction
+
+## Paged products in one launch (batched, every class: padded, packed and read as
+## they are; with the witness; broadcast; the 32-bit words and v2 fallbacks) and
+## page by page, against the CPU kernel.
+function paged ()
+  old = __cudakernels__ ("pages_mode", "batched");
+  unwind_protect
+    for cls = {"single", "double", "int16", "uint8", "int32"}
+      for s = [3 17 65 4; 64 64 64 3; 1 64 129 2]'
+        A = cast (randi ([0 99], s(1), s(2), s(4)), cls{1});
+        B = cast (randi ([0 99], s(2), s(3), s(4)), cls{1});
+        B(1, :, end) = intmax_of (cls{1});
+        for mode = {"batched", "loop"}
+          __cudakernels__ ("pages_mode", mode{1});
+          [C, K] = gpu_minplus (A, B);
+          [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+          if (! isequal (C, R) || ! isequal (K, RK) || ! isequal (gpu_minplus (A, B), R) ||
+              ! isequal (gpu_minplus (A(:, :, 1), B), gpu_minplus (A(:, :, 1), B, "kernel", "cpu")))
+            error ("sanitize_minplus: paged %s %dx%dx%d x %d (%s) differs from the CPU", cls{1}, s, mode{1});
+          endif
+        endfor
+        __cudakernels__ ("pages_time", "minplus", cls{1}, "warptile", s(1), s(2), s(3), s(4), 1, 1);
+      endfor
+    endfor
+    __cudakernels__ ("pages_mode", "batched");
+    A = int16 (randi ([-30000 30000], 9, 33, 3)); B = int16 (randi ([-30000 30000], 33, 9, 3));
+    if (! isequal (gpu_minplus (A, B), gpu_minplus (A, B, "kernel", "cpu")))
+      error ("sanitize_minplus: paged int16 on 32-bit words differs from the CPU");
+    endif
+    A = int32 ([-2^31 2^31-1; 0 1]) .* ones (2, 2, 3, "int32");
+    if (! isequal (gpu_minplus (A, A), gpu_minplus (A, A, "kernel", "cpu")))
+      error ("sanitize_minplus: paged int32 on v2 differs from the CPU");
+    endif
+  unwind_protect_cleanup
+    __cudakernels__ ("pages_mode", old);
+  end_unwind_protect
+endfunction
+
+function v = intmax_of (cls)
+  if (isfloat (ones (1, cls)))
+    v = Inf;
+  else
+    v = intmax (cls);
+  endif
 endfunction
 
 ## Integer-valued single and double on the integer paths (16-bit and 32-bit, the look forced),
