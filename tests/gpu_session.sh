@@ -23,6 +23,11 @@ path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }
 status=0
 has_step() { [[ " $steps " == *" $1 "* ]]; }
+# bench_step FILE TITLE COMMAND: an Octave benchmark, its output shown and kept in OUTDIR/FILE.
+bench_step() {
+  echo "== $2"
+  run_octave "$3" 2>&1 | grep -v "ignoring const" | tee "$out/$1"
+}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$out/gpu.txt"
 
@@ -61,38 +66,16 @@ if has_step bench; then
     'narrow', 'off', 'csv', '$out/bench_minplus_e2e.csv');" 2>&1 | grep -v "ignoring const" | tee "$out/bench.txt"
 fi
 
-if has_step narrow; then
-  echo "== integer-valued single and double on the integer paths"
-  run_octave "bench_narrow ('csv', '$out/bench_narrow.csv');" 2>&1 | grep -v "ignoring const" |
-    tee "$out/bench_narrow.txt"
-fi
+has_step narrow && bench_step bench_narrow.txt "integer-valued single and double on the integer paths" \
+  "bench_narrow ('csv', '$out/bench_narrow.csv');"
+has_step pages && bench_step bench_pages.txt "paged products and small calls" \
+  "bench_pages ('csv', '$out/bench_pages.csv');"
+has_step apsp && bench_step bench_apsp.txt "APSP: gpu_apsp against gpu_minplus, squaring and the CPU reference" \
+  "bench_apsp ('csv', '$out/bench_apsp.csv'); bench_squaring ();"
+has_step e2e && bench_step bench_e2e.txt "host-array end to end, beside Octave's own A + 1" "bench_e2e ();"
 
-if has_step pages; then
-  echo "== paged products and small calls"
-  run_octave "bench_pages ('csv', '$out/bench_pages.csv');" 2>&1 | grep -v "ignoring const" |
-    tee "$out/bench_pages.txt"
-fi
-
-if has_step apsp; then
-  echo "== APSP: gpu_apsp against gpu_minplus, squaring and the CPU reference"
-  run_octave "bench_apsp ('csv', '$out/bench_apsp.csv'); bench_squaring ();" 2>&1 | grep -v "ignoring const" |
-    tee "$out/bench_apsp.txt"
-fi
-
-if has_step e2e; then
-  echo "== host-array end to end, beside Octave's own A + 1"
-  run_octave "bench_e2e ();" 2>&1 | grep -v "ignoring const" | tee "$out/bench_e2e.txt"
-fi
-
-if has_step matmulbench; then
-  echo "== matmul benchmark"
-  run_octave "gpu_bench ('matmul', 'csv', '$out/bench_matmul.csv');" 2>&1 |
-    grep -v "ignoring const" | tee "$out/bench_matmul.txt"
-fi
-
-if has_step sumbench; then
-  echo "== sum benchmark"
-  run_octave "gpu_bench ('sum', 'sizes', 2.^[20 24 26 28], 'csv', '$out/bench_sum.csv');" 2>&1 |
-    grep -v "ignoring const" | tee "$out/bench_sum.txt"
-fi
+has_step matmulbench && bench_step bench_matmul.txt "matmul benchmark" \
+  "gpu_bench ('matmul', 'csv', '$out/bench_matmul.csv');"
+has_step sumbench && bench_step bench_sum.txt "sum benchmark" \
+  "gpu_bench ('sum', 'sizes', 2.^[20 24 26 28], 'csv', '$out/bench_sum.csv');"
 exit $status
