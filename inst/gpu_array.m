@@ -5,6 +5,7 @@ classdef gpu_array < handle
 
   ## -*- texinfo -*-
   ## @deftypefn  {} {@var{G} =} gpu_array (@var{X})
+  ## @deftypefnx {} {@var{G} =} gpu_array (@var{X}, "device", @var{I})
   ## An array kept in GPU memory, so that chained GPU calls skip the PCIe bus.
   ##
   ## @code{gpu_array (@var{X})} copies the real, full numeric array @var{X}
@@ -14,6 +15,13 @@ classdef gpu_array < handle
   ## inputs; when any input is one, a host input is uploaded, the whole operation
   ## runs on the device, and the result is a gpu_array: nothing returns to the
   ## host until @code{gather}.
+  ##
+  ## The array lives on the selected device (@code{gpu_device}), or on device
+  ## @var{I} with the option @qcode{"device"}, and stays there: calls on it run
+  ## on its device whichever is selected, their results live there too, and a
+  ## call on gpu_arrays of two devices raises @code{cudakernels:invalidinput}
+  ## (gather one of them, or make it again on the other device).  @code{disp}
+  ## shows the device.
   ##
   ## @code{size}, @code{numel}, @code{ndims}, @code{rows}, @code{columns},
   ## @code{isempty}, @code{classUnderlying} and @code{isa (@var{G},
@@ -56,8 +64,15 @@ classdef gpu_array < handle
         G.dims = varargin{3};
         return;
       endif
-      if (nargin != 1)
-        error ("Octave:invalid-fun-call", "Invalid call to gpu_array: use G = gpu_array (X)");
+      where = {};
+      if (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "device"))
+        where = varargin(2);
+        if (! (isnumeric (where{1}) && isscalar (where{1}) && isreal (where{1})))
+          error ("cudakernels:invalidinput", "gpu_array: the device is a number, as gpu_device () shows it");
+        endif
+      elseif (nargin != 1)
+        error ("Octave:invalid-fun-call",
+               "Invalid call to gpu_array: use G = gpu_array (X) or gpu_array (X, \"device\", I)");
       endif
       if (isa (X, "gpu_array"))
         X = gather (X);
@@ -67,7 +82,7 @@ classdef gpu_array < handle
                "gpu_array: X must be a real, full numeric array, not %s%s",
                ck_pick (issparse (X), "sparse ", ""), class (X));
       endif
-      G.id = ck_call ("gpu_array", "array_put", X);
+      G.id = ck_call ("gpu_array", "array_put", X, where{:});
       G.cls = class (X);
       G.dims = size (X);
     endfunction
@@ -129,9 +144,9 @@ classdef gpu_array < handle
     function disp (G)
       dims = sprintf ("%dx", G.dims)(1:end-1);
       try
-        __cudakernels__ ("array_info", G.id);
+        [~, ~, dev] = __cudakernels__ ("array_info", G.id);
         bytes = prod (G.dims) * sizeof (cast (0, G.cls));
-        printf ("  %s %s gpu_array (%s on the device)\n", dims, G.cls, human_bytes (bytes));
+        printf ("  %s %s gpu_array (%s on device %d)\n", dims, G.cls, human_bytes (bytes), dev);
       catch
         printf ("  %s %s gpu_array, stale: its device memory was released by gpu_reset\n",
                 dims, G.cls);
@@ -253,13 +268,13 @@ endfunction
 %! ## 10^4 create/free cycles leave the device memory where it was
 %! X = rand (256, "single");
 %! G = gpu_array (X); clear G
-%! free0 = gpu_info ().free_memory;
+%! free0 = gpu_info ()(1).free_memory;
 %! for i = 1:10000
 %!   G = gpu_array (X);
 %! endfor
 %! clear G
 %! assert (released ());
-%! assert (gpu_info ().free_memory >= free0 - 2^22);
+%! assert (gpu_info ()(1).free_memory >= free0 - 2^22);
 
 %!testif ; gpu_available ()
 %! ## after gpu_reset, an old array is stale; new ones work

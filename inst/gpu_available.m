@@ -9,7 +9,7 @@
 ## old for the CUDA runtime the package was built with.  It never raises an
 ## error, so it is safe in conditions such as @code{%!testif ; gpu_available ()}.
 ##
-## @seealso{gpu_info, gpu_minplus}
+## @seealso{gpu_info, gpu_device_count, gpu_minplus}
 ## @end deftypefn
 
 function tf = gpu_available ()
@@ -28,7 +28,7 @@ endfunction
 
 %!demo
 %! if (gpu_available ())
-%!   printf ("a GPU is available: %s\n", gpu_info ().name);
+%!   printf ("a GPU is available: %s\n", gpu_info ()(1).name);
 %! else
 %!   printf ("no GPU: gpu_* functions raise cudakernels:nodevice\n");
 %! endif

@@ -67,6 +67,7 @@ function results = gpu_bench (op, varargin)
   endif
   opt = options (op, varargin{:});
   info = gpu_info ();
+  info = info([info.selected]);   # the GPU that one-device work runs on
   printf ("# gpu_bench %s on %s (%d SMs, driver %s, runtime %s)\n", op, info.name, ...
           info.multiprocessors, info.driver_version, info.runtime_version);
   printf ("%-7s %-12s %11s %10s %11s %7s %10s  %s\n", "class", "kernel", "n", "median ms", ...

@@ -4,15 +4,22 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} gpu_info ()
 ## @deftypefnx {} {@var{info} =} gpu_info ()
-## Describe the GPU used by the cudakernels package.
+## Describe the GPUs the cudakernels package can use.
 ##
-## With no output, print a summary.  Otherwise return a struct with the fields
+## With no output, print a summary of each.  Otherwise return a 1-by-N struct
+## array, one element per visible GPU in @code{gpu_device}'s order, with the
+## fields
 ##
 ## @table @code
+## @item index
+## the GPU's number for @code{gpu_device} and the option @qcode{"devices"} (1,
+## 2, @dots{})
+## @item selected
+## true for the selected GPU (@code{gpu_device (@var{I})}), false for the others
 ## @item name
 ## the device's name, e.g. @qcode{"NVIDIA H100 80GB HBM3"}
 ## @item device
-## the CUDA device index in use (0)
+## its CUDA device number (@code{index} - 1)
 ## @item compute_capability
 ## e.g. @qcode{"9.0"}
 ## @item multiprocessors, clock_mhz, l2_bytes
@@ -20,10 +27,10 @@
 ## @item total_memory, free_memory
 ## the device memory in bytes, and how much of it is free now
 ## @item package_memory
-## the bytes of device memory this package holds now: its gpu_arrays (0 when
-## there are none; nothing is kept between other calls)
+## the bytes of the device's memory this package holds now: its gpu_arrays
+## there (0 when there are none; nothing is kept between other calls)
 ## @item gpu_arrays
-## the number of live gpu_arrays
+## the number of live gpu_arrays on the device
 ## @item driver_version, runtime_version
 ## the CUDA driver's and the package's CUDA runtime's versions, e.g. @qcode{"13.0"}
 ## @end table
@@ -31,7 +38,7 @@
 ## Without a usable GPU it raises an error with identifier
 ## @code{cudakernels:nodevice}.
 ##
-## @seealso{gpu_available}
+## @seealso{gpu_available, gpu_device}
 ## @end deftypefn
 
 function info = gpu_info ()
@@ -44,32 +51,40 @@ function info = gpu_info ()
     return;
   endif
   gib = 2^30;
-  printf ("%s (device %d, compute capability %s)\n", s.name, s.device, s.compute_capability);
-  printf ("  %d multiprocessors at up to %d MHz, %.0f MiB L2\n", s.multiprocessors, ...
-          s.clock_mhz, s.l2_bytes / 2^20);
-  printf ("  memory: %.1f GiB total, %.1f GiB free, %.1f MiB held by cudakernels (%d gpu_arrays)\n", ...
-          s.total_memory / gib, s.free_memory / gib, s.package_memory / 2^20, s.gpu_arrays);
-  printf ("  CUDA driver %s, runtime %s\n", s.driver_version, s.runtime_version);
+  for d = s
+    printf ("%d: %s (compute capability %s)%s\n", d.index, d.name, d.compute_capability, ...
+            ck_pick (d.selected && numel (s) > 1, ", selected", ""));
+    printf ("  %d multiprocessors at up to %d MHz, %.0f MiB L2\n", d.multiprocessors, ...
+            d.clock_mhz, d.l2_bytes / 2^20);
+    printf ("  memory: %.1f GiB total, %.1f GiB free, %.1f MiB held by cudakernels (%d gpu_arrays)\n", ...
+            d.total_memory / gib, d.free_memory / gib, d.package_memory / 2^20, d.gpu_arrays);
+  endfor
+  printf ("CUDA driver %s, runtime %s\n", s(1).driver_version, s(1).runtime_version);
 endfunction
 
 %!testif ; gpu_available ()
-%! s = gpu_info ();
+%! all_gpus = gpu_info ();
+%! assert (numel (all_gpus), gpu_device_count ());
+%! assert ([all_gpus.index], 1:numel (all_gpus));
+%! assert ([all_gpus.device], 0:numel (all_gpus) - 1);
+%! assert (nnz ([all_gpus.selected]), 1);
+%! s = gpu_info ()(1);
 %! assert (ischar (s.name) && ! isempty (s.name));
 %! assert (regexp (s.compute_capability, '^\d+\.\d+$'));
 %! assert (s.multiprocessors > 0 && s.total_memory > 0);
 %! assert (s.free_memory > 0 && s.free_memory <= s.total_memory);
-%! G = gpu_array (ones (1000, "single"));
-%! s = gpu_info ();
+%! G = gpu_array (ones (1000, "single"), "device", 1);
+%! s = gpu_info ()(1);
 %! assert (s.package_memory, 4e6);
 %! assert (s.gpu_arrays, 1);
 %! clear G
-%! assert (gpu_info ().package_memory, 0);
+%! assert ([gpu_info().package_memory], zeros (1, gpu_device_count ()));
 %! assert (regexp (s.driver_version, '^\d+\.\d+$'));
 %! assert (regexp (s.runtime_version, '^\d+\.\d+$'));
 
 %!testif ; gpu_available ()
 %! out = evalc ("gpu_info ()");
-%! assert (! isempty (strfind (out, gpu_info ().name)));
+%! assert (! isempty (strfind (out, gpu_info ()(1).name)));
 
 %!testif ; ! gpu_available ()
 %! try

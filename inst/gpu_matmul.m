@@ -4,6 +4,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{C} =} gpu_matmul (@var{A}, @var{B})
 ## @deftypefnx {} {@var{C} =} gpu_matmul (@var{A}, @var{B}, "kernel", @var{name})
+## @deftypefnx {} {@var{C} =} gpu_matmul (@dots{}, "devices", @var{list})
 ## Matrix product @code{@var{A} * @var{B}} on the GPU, by a chosen kernel.
 ##
 ## @var{A} is @var{m}-by-@var{k} and @var{B} is @var{k}-by-@var{n}, of any
@@ -40,6 +41,12 @@
 ## mode), found at run time.
 ## @end table
 ##
+## Several GPUs: the option @qcode{"devices"} shares a 2-D product's columns
+## out among the listed devices, and the default does so from 2048^3
+## multiply-adds on, exactly as for @code{gpu_minplus} (see there).
+## Each column of @var{C} is the one device's column, within the same rounding
+## bound (cuBLAS may pick another algorithm for a narrower product).
+##
 ## The default is @qcode{"cublas"} where the library loads, else
 ## @qcode{"warptile"}.  The register-blocked kernels pad ragged operands on the
 ## device; the user never pads.  Errors: @code{cudakernels:nodevice} (no GPU,
@@ -62,14 +69,14 @@ function C = gpu_matmul (A, B, varargin)
   if (nargin < 2)
     print_usage ();
   endif
-  [A, B, kernel] = ck_matrix_args ("gpu_matmul", "matmul", "", {}, A, B, varargin{:});
+  [A, B, kernel, devices] = ck_matrix_args ("gpu_matmul", "matmul", "", {}, A, B, varargin{:});
   if (isempty (kernel))
     kernel = "warptile";
     if (! isempty (__cudakernels__ ("cublas")))
       kernel = "cublas";
     endif
   endif
-  C = ck_product ("gpu_matmul", "matmul", A, B, kernel);
+  C = ck_product ("gpu_matmul", "matmul", A, B, kernel, devices);
 endfunction
 
 ## Test helpers: Octave's product in double is the reference; the error is

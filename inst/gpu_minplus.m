@@ -5,6 +5,7 @@
 ## @deftypefn  {} {@var{C} =} gpu_minplus (@var{A})
 ## @deftypefnx {} {@var{C} =} gpu_minplus (@var{A}, @var{B})
 ## @deftypefnx {} {@var{C} =} gpu_minplus (@dots{}, "kernel", @var{name})
+## @deftypefnx {} {@var{C} =} gpu_minplus (@dots{}, "devices", @var{list})
 ## @deftypefnx {} {[@var{C}, @var{K}] =} gpu_minplus (@dots{})
 ## Min-plus (tropical) matrix product on the GPU.
 ##
@@ -91,6 +92,20 @@
 ## the multi-threaded CPU reference, which needs no GPU.
 ## @end table
 ##
+## Several GPUs: a 2-D product's columns are shared out among the devices
+## that the option @qcode{"devices"} lists (numbers as @code{gpu_device ()}
+## shows them, e.g. @code{[1 2]}); each device takes the whole @var{A} and its
+## own columns of @var{B}, and computes its columns of @var{C} (and @var{K})
+## alone, so the result is the one-device result, element for element.
+## Without the option a GPU kernel's 2-D product uses every visible device
+## from 2048^3 pair updates @var{m}@var{k}@var{n} on, and one device below
+## that: the selected one (@code{gpu_device}) for host arrays, the gpu_arrays'
+## own for them.  With gpu_arrays the result lives on their device (they must
+## all live on one); the other devices work on copies of the operands, sent
+## peer to peer where the GPUs allow it.  A failure on
+## any device ends the call on all of them.  Paged products run on one device:
+## @qcode{"devices"} may name one.
+##
 ## Logical and 64-bit integer inputs are not supported.  Without a usable GPU a GPU
 ## kernel raises an error with identifier @code{cudakernels:nodevice}; when the
 ## device memory does not suffice, @code{cudakernels:outofmemory}; invalid
@@ -117,12 +132,12 @@ function [C, K] = gpu_minplus (A, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [A, B, kernel] = ck_matrix_args ("gpu_minplus", "minplus", "warptile", {"v0", "v1", "v2", "v3"},
-                                   A, varargin{:});
+  [A, B, kernel, devices] = ck_matrix_args ("gpu_minplus", "minplus", "warptile",
+                                            {"v0", "v1", "v2", "v3"}, A, varargin{:});
   if (nargout < 2)
-    C = ck_product ("gpu_minplus", "minplus", A, B, kernel);
+    C = ck_product ("gpu_minplus", "minplus", A, B, kernel, devices);
   else
-    [C, K] = ck_product ("gpu_minplus", "minplus", A, B, kernel);
+    [C, K] = ck_product ("gpu_minplus", "minplus", A, B, kernel, devices);
   endif
 endfunction
 
@@ -438,7 +453,7 @@ endfunction
 
 %!testif ; gpu_available ()
 %! ## a real cudaMalloc failure (8 TB asked for), with no host memory involved
-%! free0 = gpu_info ().free_memory;
+%! free0 = gpu_info ()(1).free_memory;
 %! try
 %!   __cudakernels__ ("minplus_time", "double", "regblock", 2^20, 2^20, 1, 0, 1);
 %!   error ("test:noerror", "no error for an 8 TB allocation");
@@ -452,12 +467,12 @@ endfunction
 %! ## many calls leave the device memory where it was
 %! A = rand (512, "single");
 %! gpu_minplus (A);
-%! free0 = gpu_info ().free_memory;
+%! free0 = gpu_info ()(1).free_memory;
 %! for r = 1:50
 %!   gpu_minplus (A);
 %! endfor
 %! assert (gpu_memory_is_released ());
-%! assert (gpu_info ().free_memory >= free0 - 2^24);
+%! assert (gpu_info ()(1).free_memory >= free0 - 2^24);
 
 %!testif ; gpu_available ()
 %! ## integers take the DPX path (timing inputs are 0..999, so no sum can wrap): far

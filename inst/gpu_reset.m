@@ -3,13 +3,14 @@
 
 ## -*- texinfo -*-
 ## @deftypefn {} {} gpu_reset ()
-## Free every device array and reset the GPU.
+## Free every device array and reset the GPUs.
 ##
-## All memory the package holds on the device is released (gpu_arrays, pinned
-## staging buffers, the cuBLAS handle) and the device is reset, which also
-## clears a sticky error left by a failed kernel.  Existing gpu_array
+## All memory the package holds on every GPU is released (gpu_arrays, pinned
+## staging buffers, the cuBLAS handles) and each GPU the package has used is
+## reset, which also clears a sticky error left by a failed kernel.  The
+## selected GPU (@code{gpu_device}) stays selected.  Existing gpu_array
 ## variables become stale: using one raises @code{cudakernels:stalearray}.
-## @seealso{gpu_array, gpu_info}
+## @seealso{gpu_array, gpu_info, gpu_device}
 ## @end deftypefn
 
 function gpu_reset ()

@@ -1,249 +1,10 @@
-/* Pinned staging for host<->device copies, and the registry of device-resident arrays. */
-#define _DEFAULT_SOURCE /* madvise */
-#include <omp.h>
+/* Products on host arrays and the random operands of timings, and the registry of device-resident
+ * arrays. */
 #include <stdint.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ck_internal.h"
-
-/* ---- staging ---- */
-#define STAGE_BYTES ((size_t)32 << 20) /* per buffer; two of them */
-#define DIRECT_BYTES ((size_t)256 << 10) /* below this a plain cudaMemcpy is as fast */
-
-static struct {
-  void *buf[2];
-  cudaEvent_t done[2];
-  int ready, failed, atexit_registered;
-} stage;
-
-static cudaStream_t copy_stream = NULL; /* see ck_copy_stream */
-
-static struct {
-  void *buf;
-  cudaEvent_t queued, ready;
-  cudaStream_t stream; /* its own, so that a note never waits behind the staged transfers */
-} note; /* see ck_read_note */
-
-static void *scratch_dev = NULL; /* see ck_device_scratch */
-
-static void stage_release(void) {
-  if (copy_stream) cudaStreamDestroy(copy_stream);
-  copy_stream = NULL;
-  if (note.buf) cudaFreeHost(note.buf);
-  if (note.queued) cudaEventDestroy(note.queued);
-  if (note.ready) cudaEventDestroy(note.ready);
-  if (note.stream) cudaStreamDestroy(note.stream);
-  note.buf = NULL;
-  note.queued = note.ready = NULL;
-  note.stream = NULL;
-  if (scratch_dev) cudaFree(scratch_dev);
-  scratch_dev = NULL;
-  for (int b = 0; b < 2; b++) {
-    if (stage.buf[b]) cudaFreeHost(stage.buf[b]);
-    if (stage.done[b]) cudaEventDestroy(stage.done[b]);
-    stage.buf[b] = NULL;
-    stage.done[b] = NULL;
-  }
-  stage.ready = stage.failed = 0;
-}
-
-static void stage_release_at_exit(void) { stage_release(); }
-
-/* Released before the CUDA runtime's own exit handler, which was registered earlier. */
-static void release_at_exit(void) {
-  if (!stage.atexit_registered) atexit(stage_release_at_exit);
-  stage.atexit_registered = 1;
-}
-
-/* Pinned buffers on first use; when pinning fails the copies fall back to pageable ones. */
-static int stage_ok(void) {
-  if (stage.ready) return 1;
-  if (stage.failed) return 0;
-  for (int b = 0; b < 2; b++)
-    if (cudaHostAlloc(&stage.buf[b], STAGE_BYTES, cudaHostAllocDefault) != cudaSuccess ||
-        cudaEventCreateWithFlags(&stage.done[b], cudaEventDisableTiming) != cudaSuccess) {
-      (void)cudaGetLastError();
-      stage_release();
-      stage.failed = 1;
-      return 0;
-    }
-  stage.ready = 1;
-  release_at_exit();
-  return 1;
-}
-
-/* memcpy on several threads: one thread cannot saturate memory bandwidth, least of all when the
- * destination pages are touched for the first time. */
-static void parallel_copy(void *dst, const void *src, size_t bytes) {
-  int threads = bytes >= ((size_t)4 << 20) ? 8 : 1;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int t = 0; t < threads; t++) {
-    size_t lo = bytes * (size_t)t / (size_t)threads, hi = bytes * (size_t)(t + 1) / (size_t)threads;
-    memcpy((char *)dst + lo, (const char *)src + lo, hi - lo);
-  }
-}
-
-/* The stream of the pipelined transfers (ck_upload_async, ck_download_after): non-blocking, so
- * that its copies run beside kernels on the default stream. */
-static cudaStream_t ck_copy_stream(void) {
-  if (!copy_stream && cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking) != cudaSuccess) {
-    (void)cudaGetLastError();
-    copy_stream = NULL; /* the default stream then: correct, without the overlap */
-  }
-  return copy_stream;
-}
-
-static int note_ok(void) {
-  if (!note.buf && cudaHostAlloc(&note.buf, CK_NOTE_BYTES, cudaHostAllocDefault) != cudaSuccess)
-    note.buf = NULL;
-  if (note.buf && !note.queued &&
-      cudaEventCreateWithFlags(&note.queued, cudaEventDisableTiming) != cudaSuccess)
-    note.queued = NULL;
-  if (note.buf && !note.ready &&
-      cudaEventCreateWithFlags(&note.ready, cudaEventDisableTiming) != cudaSuccess)
-    note.ready = NULL;
-  if (note.buf && !note.stream &&
-      cudaStreamCreateWithFlags(&note.stream, cudaStreamNonBlocking) != cudaSuccess)
-    note.stream = NULL;
-  if (!note.buf || !note.queued || !note.ready || !note.stream) return 0;
-  release_at_exit();
-  return 1;
-}
-
-ck_status ck_note_mark(void) {
-  if (!note_ok() || cudaEventRecord(note.queued, 0) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return CK_ERR_CUDA;
-  }
-  return CK_OK;
-}
-
-ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready) {
-  if (bytes > CK_NOTE_BYTES) return ck_fail(CK_ERR_INVALID, "a note holds %d bytes", CK_NOTE_BYTES);
-  if (!note_ok() || cudaStreamWaitEvent(note.stream, note.queued, 0) != cudaSuccess ||
-      cudaMemcpyAsync(note.buf, src_dev, bytes, cudaMemcpyDeviceToHost, note.stream) !=
-          cudaSuccess ||
-      cudaEventRecord(note.ready, note.stream) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return CK_ERR_CUDA;
-  }
-  *buf = note.buf;
-  *ready = note.ready;
-  return CK_OK;
-}
-
-ck_status ck_device_scratch(void **p, int *fresh) {
-  *fresh = 0;
-  if (!scratch_dev) {
-    CK_CUDA(cudaMalloc(&scratch_dev, CK_SCRATCH_BYTES), "allocating the device scratch");
-    cudaError_t e = cudaMemset(scratch_dev, 0, CK_SCRATCH_BYTES);
-    if (e != cudaSuccess) {
-      cudaFree(scratch_dev);
-      scratch_dev = NULL;
-      return ck_cuda_status(e, "clearing the device scratch");
-    }
-    release_at_exit();
-    *fresh = 1;
-  }
-  *p = scratch_dev;
-  return CK_OK;
-}
-
-/* Host to device on stream st through the two pinned buffers: one is filled while the DMA engine
- * drains the other. Returns once the host data has been read; the last copies may still be in
- * flight on st. */
-static ck_status staged_upload(void *dst_dev, const void *src_host, size_t bytes, cudaStream_t st) {
-  if (bytes < DIRECT_BYTES || !stage_ok()) {
-    CK_CUDA(cudaMemcpyAsync(dst_dev, src_host, bytes, cudaMemcpyHostToDevice, st),
-            "copying to the device");
-    return CK_OK;
-  }
-  for (size_t off = 0, i = 0; off < bytes; off += STAGE_BYTES, i++) {
-    int b = (int)(i % 2);
-    size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
-    CK_CUDA(cudaEventSynchronize(stage.done[b]), "waiting for a staging buffer");
-    parallel_copy(stage.buf[b], (const char *)src_host + off, len);
-    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, stage.buf[b], len, cudaMemcpyHostToDevice, st),
-            "copying to the device");
-    CK_CUDA(cudaEventRecord(stage.done[b], st), "copying to the device");
-  }
-  return CK_OK;
-}
-
-/* A download's destination is mostly a fresh result, and its first touch is page faults: on the
- * H100 machine a fresh 256 MiB took 26 ms from 8 threads on 4 KiB pages and 10 ms on transparent
- * huge pages (161 and 54 ms from one thread), and most distributions ship those in `madvise`
- * mode, on request only (doc/NOTES.md, eighth round). So the whole 2 MiB pages inside
- * [p, p + bytes) are asked for as huge pages before the copy touches them (a hint: refused or
- * already touched, nothing changes). */
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-static void prefer_huge_pages(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-  uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  uintptr_t hi = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
-  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
-/* Device to host on stream st: chunk i+1 is in flight while chunk i is copied out of its
- * buffer. Returns when the data is in dst_host. */
-static ck_status staged_download(void *dst_host, const void *src_dev, size_t bytes,
-                                 cudaStream_t st) {
-  prefer_huge_pages(dst_host, bytes);
-  if (bytes < DIRECT_BYTES || !stage_ok()) {
-    CK_CUDA(cudaMemcpyAsync(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost, st),
-            "copying from the device");
-    CK_CUDA(cudaStreamSynchronize(st), "copying from the device");
-    return CK_OK;
-  }
-  size_t chunks = (bytes + STAGE_BYTES - 1) / STAGE_BYTES;
-  for (size_t i = 0; i < chunks + 1; i++) {
-    if (i < chunks) {
-      int b = (int)(i % 2);
-      size_t off = i * STAGE_BYTES, len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
-      CK_CUDA(cudaMemcpyAsync(stage.buf[b], (const char *)src_dev + off, len,
-                              cudaMemcpyDeviceToHost, st),
-              "copying from the device");
-      CK_CUDA(cudaEventRecord(stage.done[b], st), "copying from the device");
-    }
-    if (i > 0) {
-      size_t j = i - 1, off = j * STAGE_BYTES;
-      size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
-      CK_CUDA(cudaEventSynchronize(stage.done[j % 2]), "copying from the device");
-      parallel_copy((char *)dst_host + off, stage.buf[j % 2], len);
-    }
-  }
-  return CK_OK;
-}
-
-ck_status ck_upload(void *dst_dev, const void *src_host, size_t bytes) {
-  CK_TRY(ck_device_init());
-  CK_TRY(staged_upload(dst_dev, src_host, bytes, 0));
-  CK_CUDA(cudaStreamSynchronize(0), "copying to the device");
-  return CK_OK;
-}
-
-ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes) {
-  CK_TRY(ck_device_init());
-  return staged_download(dst_host, src_dev, bytes, 0);
-}
-
-ck_status ck_upload_async(void *dst_dev, const void *src_host, size_t bytes, cudaEvent_t done) {
-  cudaStream_t st = ck_copy_stream();
-  CK_TRY(staged_upload(dst_dev, src_host, bytes, st));
-  CK_CUDA(cudaEventRecord(done, st), "copying to the device");
-  return CK_OK;
-}
-
-ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, cudaEvent_t ready) {
-  cudaStream_t st = ck_copy_stream();
-  CK_CUDA(cudaStreamWaitEvent(st, ready, 0), "ordering a copy after a kernel");
-  return staged_download(dst_host, src_dev, bytes, st);
-}
 
 ck_status ck_host_product(ck_product_fn *fn, const ck_product *p) {
   CK_TRY(ck_device_init());
@@ -319,6 +80,7 @@ typedef struct {
   void *ptr;
   ck_dtype t;
   size_t numel;
+  int dev;
 } entry;
 
 static entry *table = NULL;
@@ -340,21 +102,36 @@ ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr)
     cap = ncap;
   }
   CK_TRY(ck_dev_alloc(ptr, numel * ck_dtype_size(t)));
-  entry e = {next_id++, *ptr, t, numel};
+  entry e = {next_id++, *ptr, t, numel, ck_device_current()};
   table[count++] = e;
   *id = e.id;
   return CK_OK;
 }
 
-ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr) {
-  entry *e = find(id);
-  if (!e)
+static ck_status find_live(ck_array_id id, entry **e) {
+  *e = find(id);
+  if (!*e)
     return ck_fail(CK_ERR_STALE,
                    "device array %llu no longer exists (it was freed, or the device was reset)",
                    (unsigned long long)id);
+  return CK_OK;
+}
+
+/* The array's device becomes current: what the caller does with it runs there. */
+ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr) {
+  entry *e;
+  CK_TRY(find_live(id, &e));
+  CK_TRY(ck_call_device(e->dev));
   if (t) *t = e->t;
   if (numel) *numel = e->numel;
   if (ptr) *ptr = e->ptr;
+  return CK_OK;
+}
+
+ck_status ck_array_device(ck_array_id id, int *dev) {
+  entry *e;
+  CK_TRY(find_live(id, &e));
+  *dev = e->dev;
   return CK_OK;
 }
 
@@ -366,6 +143,12 @@ void ck_array_free(ck_array_id id) {
 }
 
 size_t ck_array_count(void) { return count; }
+
+size_t ck_array_count_on(int dev) {
+  size_t c = 0;
+  for (size_t i = 0; i < count; i++) c += table[i].dev == dev;
+  return c;
+}
 
 ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out) {
   ck_dtype t;
@@ -381,11 +164,20 @@ ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out) {
 ck_status ck_reset(void) {
   for (size_t i = 0; i < count; i++) ck_dev_free(table[i].ptr);
   count = 0;
-  stage_release();
+  ck_lanes_release(-1);
   ck_cublas_release();
-  cudaError_t e = cudaDeviceReset();
+  cudaError_t first = cudaSuccess;
+  const int devices = ck_device_count();
+  for (int d = 0; d < devices; d++) { /* each device that has a context */
+    if (ck_device_used(d) && (cudaSetDevice(d) != cudaSuccess || cudaDeviceReset() != cudaSuccess)) {
+      cudaError_t e = cudaGetLastError();
+      if (first == cudaSuccess) first = e;
+    }
+  }
   ck_dev_forget_all(); /* the reset freed whatever was still allocated */
   ck_device_forget();
-  if (e != cudaSuccess) return ck_cuda_status(e, "resetting the device");
+  const int home = ck_device_selected();
+  if (devices > 0 && cudaSetDevice(home) != cudaSuccess) (void)cudaGetLastError();
+  if (first != cudaSuccess) return ck_cuda_status(first, "resetting the device");
   return CK_OK;
 }

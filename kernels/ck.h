@@ -59,10 +59,25 @@ typedef struct {
   int driver_version, runtime_version; /* e.g. 13000 for 13.0 */
 } ck_device_info;
 
-/* Selects device 0 once and creates its context. Cheap after the first call. */
+/* Devices are numbered from 0 as CUDA numbers them (the .m layer adds 1). Work runs on the calling
+ * thread's current device: ck_device_init makes sure its context exists (cheap after the first
+ * call). The selected ("home") device is where the gateway starts each command. */
+#define CK_MAX_DEVICES 16
 ck_status ck_device_init(void);
 int ck_device_available(void);
+int ck_device_count(void);          /* visible devices (at most CK_MAX_DEVICES); 0 if none */
+ck_status ck_device_select(int dev); /* the home device, made current */
+int ck_device_selected(void);
+ck_status ck_device_use(int dev);    /* make dev this thread's current device */
+int ck_device_current(void);
+/* The gateway's commands: ck_call_begin at the start of each (back to the home device, no arrays
+ * seen yet); ck_call_device for each gpu_array it takes (ck_array_lookup calls it): the first
+ * one's device becomes current, an array on another device is CK_ERR_INVALID. */
+void ck_call_begin(void);
+ck_status ck_call_device(int dev);
+/* The current device's facts, or device dev's (the current device stays as it was). */
 ck_status ck_device_query(ck_device_info *info);
+ck_status ck_device_query_at(int dev, ck_device_info *info);
 /* Wait for all device work; reports an error a kernel left behind. */
 ck_status ck_device_sync(void);
 
@@ -71,6 +86,7 @@ ck_status ck_device_sync(void);
 ck_status ck_dev_alloc(void **p, size_t bytes);
 void ck_dev_free(void *p);
 size_t ck_dev_bytes_in_use(void);
+size_t ck_dev_bytes_on(int dev); /* of those, on device dev */
 size_t ck_dev_live_allocations(void);
 void ck_dev_set_limit(size_t bytes); /* 0: no limit */
 /* Return the blocks the allocator keeps for reuse to the device (waits for the device first). */
@@ -231,7 +247,26 @@ ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product
 ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p, size_t count,
                         const ck_timing *tm);
 
-/* ---- transfers and device-resident arrays (array.c, convert.cu) ----
+/* ---- products over several devices (spread.c) ----
+ * C's columns cut into one panel per entry of `devices` (0-based; a device may be listed twice,
+ * which runs two workers on it: for tests), each computed on its device by the one-device code,
+ * with the same result. */
+#define CK_SPREAD_WORKERS 8
+typedef struct {
+  int count;
+  int devices[CK_SPREAD_WORKERS];
+  int copy_always; /* device operands: copied to every worker's device, its own too (tests) */
+} ck_devices;
+/* Host arrays: host_fn (ck_minplus or ck_matmul) on each panel. */
+ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_devices *d);
+/* Device arrays on the current device (C and K too): device_fn (ck_minplus_device or
+ * ck_matmul_device) on each panel, the other devices working on copies. */
+ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const ck_devices *d);
+/* The devices a product of p's shape takes by default: every visible device (up to
+ * CK_SPREAD_WORKERS) from 2048^3 pair updates on, below that the current device alone. */
+void ck_spread_default(const ck_product *p, ck_devices *d);
+
+/* ---- transfers and device-resident arrays (array.c, transfer.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:
  * the CPU fills one while the DMA engine drains the other, so a copy runs at pinned speed without
  * pinning the caller's memory. */
@@ -245,11 +280,14 @@ ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr)
 ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr);
 void ck_array_free(ck_array_id id); /* unknown ids are ignored: freeing twice is harmless */
 size_t ck_array_count(void);
+size_t ck_array_count_on(int dev);
+/* The device an array lives on (the current one when it was made). */
+ck_status ck_array_device(ck_array_id id, int *dev);
 /* A new array holding src converted to class `to` (single <-> double). */
 ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out);
 
-/* Free every device array and the staging buffers, release cuBLAS and reset the device. Every
- * existing array id becomes stale. */
+/* Free every device array and the staging buffers, release cuBLAS and reset every device used.
+ * Every existing array id becomes stale; the home device stays selected. */
 ck_status ck_reset(void);
 
 /* ---- sum (sum.cu, sum_host.c, sum_cpu.c) ----

@@ -1,4 +1,6 @@
-/* Device selection, device information, error detail and the tracked device allocator. */
+/* Devices (which one is selected, which one this thread works on, the facts of each), error
+ * detail, and the tracked device allocator. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,11 +9,23 @@
 #include "ck_internal.h"
 
 static _Thread_local char last_error[512] = "no error";
-static int device_ready = 0;
 
-/* Forget the device so that the next ck_device_init selects it afresh (after cudaDeviceReset). */
-void ck_device_forget(void) { device_ready = 0; }
+/* The visible devices (-1: not counted yet, or counting failed and is tried again), the home
+ * device (gpu_device (I): new arrays and one-device work), and which devices have a context. The
+ * CUDA runtime's current device is per host thread: the gateway's thread starts each command on
+ * the home device (ck_call_begin) and moves to its arrays' device; the workers of a product
+ * spread over several devices each take their own (spread.c). */
+static int device_total = -1;
+static int home = 0;
+static _Atomic int ready[CK_MAX_DEVICES];
+/* The device of the arrays of the gateway's command in progress (-1: none yet; see ck_call_device),
+ * and whether a command is in progress at all (C callers outside the gateway never open one). */
+static int call_device = -1, call_open = 0;
 
+/* Forget every context so that the next ck_device_init makes it afresh (after a device reset). */
+void ck_device_forget(void) {
+  for (int d = 0; d < CK_MAX_DEVICES; d++) ready[d] = 0;
+}
 static const struct {
   const char *name;
   size_t size;
@@ -63,8 +77,8 @@ ck_status ck_cuda_check(cudaError_t e, const char *what) {
   return e == cudaSuccess ? CK_OK : ck_cuda_status(e, what);
 }
 
-ck_status ck_device_init(void) {
-  if (device_ready) return CK_OK;
+static ck_status count_devices(void) {
+  if (device_total >= 0) return CK_OK;
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
@@ -72,14 +86,100 @@ ck_status ck_device_init(void) {
     return CK_ERR_NODEVICE; /* whatever the cause, there is no device to use */
   }
   if (count == 0) return ck_fail(CK_ERR_NODEVICE, "no CUDA device found");
-  CK_CUDA(cudaSetDevice(0), "selecting device 0");
+  device_total = count < CK_MAX_DEVICES ? count : CK_MAX_DEVICES;
+  return CK_OK;
+}
+
+ck_status ck_device_init(void) {
+  CK_TRY(count_devices());
+  int dev = 0;
+  CK_CUDA(cudaGetDevice(&dev), "querying the device");
+  if (dev >= 0 && dev < CK_MAX_DEVICES && ready[dev]) return CK_OK;
+  if (dev < 0 || dev >= device_total)
+    return ck_fail(CK_ERR_INVALID, "device %d is beyond the %d devices used", dev, device_total);
   /* Creating the context here keeps its cost out of the first timed call. */
   CK_CUDA(cudaFree(NULL), "creating the CUDA context");
-  device_ready = 1;
+  ready[dev] = 1;
   return CK_OK;
 }
 
 int ck_device_available(void) { return ck_device_init() == CK_OK; }
+
+int ck_device_used(int dev) { return dev >= 0 && dev < CK_MAX_DEVICES && ready[dev]; }
+
+int ck_device_count(void) { return count_devices() == CK_OK ? device_total : 0; }
+
+static ck_status check_device(int dev) {
+  CK_TRY(count_devices());
+  if (dev < 0 || dev >= device_total)
+    return ck_fail(CK_ERR_INVALID, "there is no device %d: the devices are 1 to %d", dev + 1,
+                   device_total);
+  return CK_OK;
+}
+
+ck_status ck_device_use(int dev) {
+  CK_TRY(check_device(dev));
+  int cur = -1;
+  if (cudaGetDevice(&cur) != cudaSuccess || cur != dev)
+    CK_CUDA(cudaSetDevice(dev), "selecting a device");
+  return ck_device_init();
+}
+
+int ck_device_sms(void) {
+  static _Atomic int sms[CK_MAX_DEVICES];
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
+  int v = sms[dev];
+  if (v < 1 && (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+                v < 1)) {
+    (void)cudaGetLastError();
+    return 1; /* asked again next time */
+  }
+  sms[dev] = v;
+  return v;
+}
+
+int ck_device_current(void) {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return dev;
+}
+
+ck_status ck_device_select(int dev) {
+  CK_TRY(ck_device_use(dev));
+  home = dev;
+  return CK_OK;
+}
+
+int ck_device_selected(void) { return home; }
+
+void ck_call_begin(void) {
+  call_device = -1;
+  call_open = 1;
+  if (device_total > 0 && ck_device_current() != home && cudaSetDevice(home) != cudaSuccess)
+    (void)cudaGetLastError(); /* the command's own first device call reports it */
+}
+
+ck_status ck_call_device(int dev) {
+  if (call_open && call_device >= 0 && call_device != dev)
+    return ck_fail(CK_ERR_INVALID,
+                   "the gpu_arrays of one call must live on one device: these are on devices %d "
+                   "and %d (gather one of them, or make it again on the other device)",
+                   call_device + 1, dev + 1);
+  call_device = dev;
+  return ck_device_use(dev);
+}
+
+ck_status ck_device_query_at(int dev, ck_device_info *info) {
+  const int back = ck_device_current();
+  CK_TRY(ck_device_use(dev));
+  ck_status s = ck_device_query(info);
+  if (back != dev && cudaSetDevice(back) != cudaSuccess) (void)cudaGetLastError();
+  return s;
+}
 
 ck_status ck_device_query(ck_device_info *info) {
   CK_TRY(ck_device_init());
@@ -108,49 +208,87 @@ ck_status ck_device_sync(void) {
   return CK_OK;
 }
 
-/* ---- tracked allocator: a small table of live allocations ---- */
+/* ---- tracked allocator: a small table of live allocations, shared by the workers of a product
+ * spread over several devices (spread.c), hence the lock ---- */
 typedef struct {
   void *p;
   size_t bytes;
+  int dev;
 } allocation;
 
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static allocation *live = NULL;
 static size_t live_count = 0, live_cap = 0, bytes_in_use = 0, byte_limit = 0;
 
-static int remember(void *p, size_t bytes) {
-  if (live_count == live_cap) {
+/* Record an allocation, unless it would pass the test limit (0) or the table cannot grow (-1). */
+static int remember(void *p, size_t bytes, int dev) {
+  int ok = 1;
+  pthread_mutex_lock(&table_lock);
+  if (byte_limit && bytes_in_use + bytes > byte_limit) {
+    ok = 0;
+  } else if (live_count == live_cap) {
     size_t cap = live_cap ? 2 * live_cap : 64;
     allocation *grown = realloc(live, cap * sizeof *grown);
-    if (!grown) return 0;
-    live = grown;
-    live_cap = cap;
+    if (grown) {
+      live = grown;
+      live_cap = cap;
+    } else {
+      ok = -1;
+    }
   }
-  live[live_count].p = p;
-  live[live_count].bytes = bytes;
-  live_count++;
-  bytes_in_use += bytes;
-  return 1;
+  if (ok == 1) {
+    live[live_count].p = p;
+    live[live_count].bytes = bytes;
+    live[live_count].dev = dev;
+    live_count++;
+    bytes_in_use += bytes;
+  }
+  pthread_mutex_unlock(&table_lock);
+  return ok;
 }
 
-/* Device memory comes from the stream-ordered pool, which keeps freed blocks for reuse: a chain
- * of calls that each allocate and free the same sizes (device-resident loops) then costs no
- * cudaMalloc/cudaFree, and cudaFree's implicit device-wide synchronization is gone. When an
- * allocation fails, the pool's cached blocks are returned to the device and it is tried again. */
-static cudaMemPool_t pool = NULL;
+/* Forget an allocation; its device, or -1 if it was not in the table. */
+static int forget(void *p) {
+  int dev = -1;
+  pthread_mutex_lock(&table_lock);
+  for (size_t i = 0; i < live_count; i++) {
+    if (live[i].p == p) {
+      dev = live[i].dev;
+      bytes_in_use -= live[i].bytes;
+      live[i] = live[--live_count];
+      break;
+    }
+  }
+  pthread_mutex_unlock(&table_lock);
+  return dev;
+}
 
-static cudaError_t pool_alloc(void **p, size_t bytes) {
-  if (!pool) {
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetDefaultMemPool(&pool, dev);
-    if (e != cudaSuccess) {
-      pool = NULL;
+/* Device memory comes from each device's stream-ordered pool, which keeps freed blocks for reuse:
+ * a chain of calls that each allocate and free the same sizes (device-resident loops) then costs
+ * no cudaMalloc/cudaFree, and cudaFree's implicit device-wide synchronization is gone. When an
+ * allocation fails, the pool's cached blocks are returned to the device and it is tried again. */
+static cudaMemPool_t pools[CK_MAX_DEVICES];
+static _Atomic int pool_state[CK_MAX_DEVICES]; /* 0: not asked yet, 1: pools[dev], 2: none */
+
+static cudaMemPool_t device_pool(int dev) {
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return NULL;
+  if (pool_state[dev] == 0) {
+    cudaMemPool_t pool = NULL;
+    if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess) {
       (void)cudaGetLastError();
-      return cudaMalloc(p, bytes); /* no pool support: plain allocations */
+      pool_state[dev] = 2; /* no pool support: plain allocations */
+      return NULL;
     }
     uint64_t keep = UINT64_MAX;
     cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    pools[dev] = pool;
+    pool_state[dev] = 1;
   }
+  return pool_state[dev] == 1 ? pools[dev] : NULL;
+}
+
+static cudaError_t pool_alloc(void **p, size_t bytes) {
+  if (!device_pool(ck_device_current())) return cudaMalloc(p, bytes);
   cudaError_t e = cudaMallocAsync(p, bytes, 0);
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
@@ -161,6 +299,7 @@ static cudaError_t pool_alloc(void **p, size_t bytes) {
 }
 
 void ck_dev_trim(void) {
+  cudaMemPool_t pool = device_pool(ck_device_current());
   if (!pool) return;
   cudaDeviceSynchronize();
   cudaMemPoolTrimTo(pool, 0);
@@ -170,39 +309,36 @@ ck_status ck_dev_alloc(void **p, size_t bytes) {
   *p = NULL;
   CK_TRY(ck_device_init());
   if (bytes == 0) bytes = 1; /* keep every pointer distinct and freeable */
-  if (byte_limit && bytes_in_use + bytes > byte_limit)
+  CK_CUDA(pool_alloc(p, bytes), "allocating device memory");
+  const int dev = ck_device_current(), kept = remember(*p, bytes, dev);
+  if (kept == 1) return CK_OK;
+  cudaFreeAsync(*p, 0);
+  *p = NULL;
+  if (kept == 0)
     return ck_fail(CK_ERR_OUTOFMEMORY,
                    "allocating %zu bytes on the device: over the test limit of %zu bytes", bytes,
                    byte_limit);
-  CK_CUDA(pool_alloc(p, bytes), "allocating device memory");
-  if (!remember(*p, bytes)) {
-    cudaFreeAsync(*p, 0);
-    *p = NULL;
-    return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory tracking a device allocation");
-  }
-  return CK_OK;
+  return ck_fail(CK_ERR_OUTOFMEMORY, "out of host memory tracking a device allocation");
 }
 
+/* Stream-ordered: the block returns to its device's pool after the work queued before it there. */
 void ck_dev_free(void *p) {
   if (!p) return;
-  for (size_t i = 0; i < live_count; i++) {
-    if (live[i].p == p) {
-      bytes_in_use -= live[i].bytes;
-      live[i] = live[--live_count];
-      break;
-    }
-  }
-  /* Stream-ordered: the block returns to the pool after the work queued before it. */
-  if (pool)
+  const int dev = forget(p), cur = ck_device_current();
+  const int away = dev >= 0 && dev != cur && cudaSetDevice(dev) == cudaSuccess;
+  if (device_pool(away ? dev : cur))
     cudaFreeAsync(p, 0);
   else
     cudaFree(p);
+  if (away) cudaSetDevice(cur);
 }
 
 void ck_dev_forget_all(void) {
+  pthread_mutex_lock(&table_lock);
   live_count = 0;
   bytes_in_use = 0;
-  pool = NULL; /* the reset destroyed it; the next allocation takes the new default pool */
+  pthread_mutex_unlock(&table_lock);
+  for (int d = 0; d < CK_MAX_DEVICES; d++) pool_state[d] = 0; /* the reset destroyed them */
 }
 
 size_t ck_dev_budget(void) {
@@ -211,6 +347,7 @@ size_t ck_dev_budget(void) {
     (void)cudaGetLastError();
     return 0;
   }
+  cudaMemPool_t pool = device_pool(ck_device_current());
   if (pool) { /* blocks the pool keeps count as used by the device but are ours to reuse */
     uint64_t reserved = 0, used = 0;
     if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
@@ -218,16 +355,32 @@ size_t ck_dev_budget(void) {
         reserved > used)
       free_b += (size_t)(reserved - used);
   }
+  pthread_mutex_lock(&table_lock);
   if (byte_limit) {
     size_t left = byte_limit > bytes_in_use ? byte_limit - bytes_in_use : 0;
     if (left < free_b) free_b = left;
   }
+  pthread_mutex_unlock(&table_lock);
   return free_b;
 }
 
-size_t ck_dev_bytes_in_use(void) { return bytes_in_use; }
-size_t ck_dev_live_allocations(void) { return live_count; }
-void ck_dev_set_limit(size_t bytes) { byte_limit = bytes; }
+static size_t table_sum(int dev, int bytes) {
+  size_t sum = 0;
+  pthread_mutex_lock(&table_lock);
+  for (size_t i = 0; i < live_count; i++)
+    if (dev < 0 || live[i].dev == dev) sum += bytes ? live[i].bytes : 1;
+  pthread_mutex_unlock(&table_lock);
+  return sum;
+}
+
+size_t ck_dev_bytes_in_use(void) { return table_sum(-1, 1); }
+size_t ck_dev_bytes_on(int dev) { return table_sum(dev, 1); }
+size_t ck_dev_live_allocations(void) { return table_sum(-1, 0); }
+void ck_dev_set_limit(size_t bytes) {
+  pthread_mutex_lock(&table_lock);
+  byte_limit = bytes;
+  pthread_mutex_unlock(&table_lock);
+}
 
 ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms) {
   return ck_time_calls(run, ctx, warmup, reps, 1, times_ms);

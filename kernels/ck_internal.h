@@ -30,6 +30,22 @@ ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const
 ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int *done);
 
 void ck_device_forget(void);
+/* Whether device dev has a context made by this package (what a reset must reset). */
+int ck_device_used(int dev);
+/* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
+int ck_device_sms(void);
+
+/* Lanes (transfer.c): each host thread's staging buffers, copy stream, note and scratch on each
+ * device. Slot 0 is the gateway's thread; a worker of a product spread over several devices
+ * enters slot 1 + its index, with the flag that tells it to stop early (another worker failed). */
+#define CK_LANES 9
+void ck_lane_enter(int slot, const volatile int *stop);
+int ck_lane_stopped(void); /* the stop flag is raised: finish quickly, the result is dropped */
+int ck_lane_slot(void);
+void ck_lanes_release(int dev); /* -1: every device's */
+/* The lane's copy stream waits for the work queued so far on the default stream: copies into
+ * memory just taken from the stream-ordered pool, which that work may have used last. */
+ck_status ck_copies_after_kernels(void);
 /* Device-side class conversion (convert.cu). */
 ck_status ck_convert_device(ck_dtype from, const void *src, ck_dtype to, void *dst, size_t count);
 /* Free all tracked device allocations' bookkeeping after a device reset (ck_device.c). */
@@ -67,11 +83,12 @@ ck_status ck_note_mark(void);
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready);
 
 /* A few bytes of device memory kept across calls (CK_SCRATCH_BYTES), for state that a kernel
- * carries from one call to the next instead of being allocated and cleared on every call: zero
- * when first handed out (*fresh = 1), then as the last user left it. Outside the tracked
- * allocations (ck_dev_bytes_in_use); released with the staging buffers, and so at a reset. */
+ * carries from one call to the next instead of being allocated and cleared on every call, with
+ * one host word beside it: both zero when first handed out, then as the last user left them.
+ * One per lane; outside the tracked allocations (ck_dev_bytes_in_use); released with the lane,
+ * and so at a reset. */
 #define CK_SCRATCH_BYTES 64
-ck_status ck_device_scratch(void **p, int *fresh);
+ck_status ck_device_scratch(void **p, long long **word);
 
 /* Device memory a new allocation can have now: free memory plus what the pool holds unused,
  * within the test limit. */

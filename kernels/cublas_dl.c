@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,16 @@ typedef cublas_status dgemm_pages_fn(cublas_handle, int, int, int, int, int, con
                                      const double *, int, long long, const double *, int, long long,
                                      const double *, double *, int, long long, int);
 
+/* One handle per device and lane (a handle is bound to the device current when it is made, and
+ * two threads using one handle at once broke it: status 14 with two workers on one device); the
+ * workers of a product spread over several devices make theirs at once, hence the lock. */
+static pthread_mutex_t cublas_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
   int tried;
   void *lib;
   char path[512];
-  cublas_handle handle;
+  create_fn *create;
+  cublas_handle handle[CK_MAX_DEVICES][CK_LANES];
   sgemm_fn *sgemm;
   dgemm_fn *dgemm;
   sgemm_pages_fn *sgemm_pages; /* strided batched (CUDA 8 on); NULL: page by page */
@@ -46,10 +52,21 @@ static struct {
 static int atexit_registered = 0;
 
 void ck_cublas_release(void) {
-  if (cublas.handle && cublas.destroy) cublas.destroy(cublas.handle);
-  cublas.handle = NULL;
-  cublas.tried = 0; /* a later use (after a device reset) creates a new handle */
+  pthread_mutex_lock(&cublas_lock);
+  const int back = ck_device_current();
+  for (int d = 0; d < CK_MAX_DEVICES; d++)
+    for (int l = 0; l < CK_LANES; l++) {
+      cublas_handle *h = &cublas.handle[d][l];
+      if (!*h) continue;
+      if (cublas.destroy && cudaSetDevice(d) == cudaSuccess) cublas.destroy(*h);
+      *h = NULL;
+    }
+  if (cudaSetDevice(back) != cudaSuccess) (void)cudaGetLastError();
+  cublas.tried = 0; /* a later use (after a device reset) creates new handles */
+  pthread_mutex_unlock(&cublas_lock);
 }
+
+static void release_at_exit(void) { ck_cublas_release(); }
 
 static void *open_first(const char *const *names) {
   for (int i = 0; names[i]; i++) {
@@ -62,12 +79,25 @@ static void *open_first(const char *const *names) {
   return NULL;
 }
 
-/* Load the library and create the handle once; later calls report the first outcome. */
-static ck_status load_cublas(void) {
-  if (cublas.handle) return CK_OK;
+/* Load the library once (later calls report the first outcome) and create the current device's
+ * handle; the lock is held. */
+static ck_status load_locked(cublas_handle *h) {
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return ck_fail(CK_ERR_NODEVICE, "no device for cuBLAS");
+  cublas_handle *mine = &cublas.handle[dev][ck_lane_slot()];
+  if ((*h = *mine)) return CK_OK;
   if (cublas.tried && !cublas.lib) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
-  cublas.tried = 1;
   CK_TRY(ck_device_init());
+  if (cublas.tried && cublas.lib && cublas.create) { /* loaded: one more device */
+    cublas_status st = cublas.create(mine);
+    if (st != 0) {
+      *mine = NULL;
+      return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: cublasCreate failed (status %d)", st);
+    }
+    *h = *mine;
+    return CK_OK;
+  }
+  cublas.tried = 1;
   const char *env = getenv("CUDAKERNELS_CUBLAS");
   const char *const user[] = {env, NULL};
   const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
@@ -79,7 +109,7 @@ static ck_status load_cublas(void) {
              "libcublas.so.13/.12 not found (set CUDAKERNELS_CUBLAS to its path)");
     return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   }
-  create_fn *create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
+  create_fn *create = cublas.create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
   cublas.sgemm = (sgemm_fn *)dlsym(cublas.lib, "cublasSgemm_v2");
   cublas.dgemm = (dgemm_fn *)dlsym(cublas.lib, "cublasDgemm_v2");
   cublas.sgemm_pages = (sgemm_pages_fn *)dlsym(cublas.lib, "cublasSgemmStridedBatched");
@@ -87,42 +117,61 @@ static ck_status load_cublas(void) {
   cublas.destroy = (destroy_fn *)dlsym(cublas.lib, "cublasDestroy_v2");
   cublas_status st = -1;
   if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy ||
-      (st = create(&cublas.handle)) != 0) {
-    cublas.handle = NULL;
+      (st = create(mine)) != 0) {
+    *mine = NULL;
+    cublas.create = NULL;
     snprintf(cublas.path + strlen(cublas.path), sizeof cublas.path - strlen(cublas.path),
              ": cublasCreate failed (status %d)", st);
     return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   }
-  if (!atexit_registered) atexit(ck_cublas_release);
+  if (!atexit_registered) atexit(release_at_exit);
   atexit_registered = 1;
+  *h = *mine;
   return CK_OK;
 }
 
-int ck_cublas_available(void) { return load_cublas() == CK_OK; }
+static ck_status load_cublas(cublas_handle *h) {
+  pthread_mutex_lock(&cublas_lock);
+  ck_status s = load_locked(h);
+  pthread_mutex_unlock(&cublas_lock);
+  return s;
+}
 
-const char *ck_cublas_library(void) { return cublas.handle ? cublas.path : ""; }
+int ck_cublas_available(void) {
+  cublas_handle h;
+  return load_cublas(&h) == CK_OK;
+}
 
-/* Column-major C = A * B: exactly cuBLAS's own convention, default math mode (FP32 stays FP32). */
+const char *ck_cublas_library(void) { return cublas.create ? cublas.path : ""; }
+
+/* Column-major C = A * B: exactly cuBLAS's own convention, default math mode (FP32 stays FP32).
+ * The call (which only queues the work) holds the lock: two threads calling gemm at once on one
+ * device, even with handles of their own, failed with status 14 (CUBLAS_STATUS_INTERNAL_ERROR). */
 ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int m, int k, int n) {
-  CK_TRY(load_cublas());
+  cublas_handle h;
+  CK_TRY(load_cublas(&h));
   cublas_status st;
   int lda = m > 0 ? m : 1, ldb = k > 0 ? k : 1, ldc = m > 0 ? m : 1;
   if (t == CK_SINGLE) {
     const float one = 1, zero = 0;
-    st = cublas.sgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
+    pthread_mutex_lock(&cublas_lock);
+    st = cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
                       C, ldc);
   } else {
     const double one = 1, zero = 0;
-    st = cublas.dgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
+    pthread_mutex_lock(&cublas_lock);
+    st = cublas.dgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
                       C, ldc);
   }
+  pthread_mutex_unlock(&cublas_lock);
   if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS gemm failed with status %d", st);
   return CK_OK;
 }
 
 ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const void *B,
                                size_t stride_b, void *C, int m, int k, int n, size_t count) {
-  CK_TRY(load_cublas());
+  cublas_handle h;
+  CK_TRY(load_cublas(&h));
   int lda = m > 0 ? m : 1, ldb = k > 0 ? k : 1, ldc = m > 0 ? m : 1;
   const size_t es = ck_dtype_size(t), stride_c = (size_t)m * n, most = INT_MAX;
   for (size_t q = 0; q < count; q += most) { /* batchCount is an int */
@@ -132,12 +181,12 @@ ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const
     cublas_status st;
     if (t == CK_SINGLE && cublas.sgemm_pages) {
       const float one = 1, zero = 0;
-      st = cublas.sgemm_pages(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
+      st = cublas.sgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
                               (const float *)a, lda, (long long)stride_a, (const float *)b, ldb,
                               (long long)stride_b, &zero, (float *)c, ldc, (long long)stride_c, pages);
     } else if (t == CK_DOUBLE && cublas.dgemm_pages) {
       const double one = 1, zero = 0;
-      st = cublas.dgemm_pages(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
+      st = cublas.dgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
                               (const double *)a, lda, (long long)stride_a, (const double *)b, ldb,
                               (long long)stride_b, &zero, (double *)c, ldc, (long long)stride_c,
                               pages);

@@ -3,17 +3,7 @@
  * device inputs of the benchmarks. */
 #include "minplus.cuh"
 
-int mp_sm_count(void) {
-  static int sms = 0;
-  int dev = 0;
-  if (!sms && (cudaGetDevice(&dev) != cudaSuccess ||
-               cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)) {
-    (void)cudaGetLastError();
-    sms = 0;
-    return 1;
-  }
-  return sms;
-}
+int mp_sm_count(void) { return ck_device_sms(); }
 
 template <class T> __global__ void fill_value(T *p, size_t count, T value) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -190,7 +190,7 @@ static bool ranges_known(void) {
 /* Whether the class's last product missed the guess of shift 0 (and so waits for its ranges). */
 template <class T>
 static bool &guess_missed(void) {
-  static bool missed = false;
+  static thread_local bool missed = false; /* a heuristic: each worker thread keeps its own */
   return missed;
 }
 

@@ -125,6 +125,11 @@ static ck_status block_product(const mp_buffers *b, const void *dB, int out, siz
   return ck_minplus_device(&d);
 }
 
+/* A worker of a product spread over several devices stops early when another one failed. */
+static ck_status stopped(void) {
+  return ck_fail(CK_ERR_INTERRUPTED, "stopped: another device failed");
+}
+
 /* Everything fits: A and B whole on the device, C in pipelined panels (see above). */
 static ck_status pipelined(const ck_product *p) {
   const size_t m = p->m, k = p->k, n = p->n, es = ck_dtype_size(p->t);
@@ -144,10 +149,15 @@ static ck_status pipelined(const ck_product *p) {
     s = ck_cuda_status(e, "creating events");
     goto done;
   }
-  if ((s = alloc_buffers(&b, m, k, n, 1)) != CK_OK || (s = ck_upload(b.dA, p->A, m * k * es)) != CK_OK)
+  if ((s = alloc_buffers(&b, m, k, n, 1)) != CK_OK || (s = ck_upload(b.dA, p->A, m * k * es)) != CK_OK ||
+      (s = ck_copies_after_kernels()) != CK_OK)
     goto done;
   s = ck_upload_async(b.dB, p->B, k * nb * es, up[0]);
   for (size_t q = 0; q <= panels && s == CK_OK; q++) {
+    if (ck_lane_stopped()) {
+      s = stopped();
+      break;
+    }
     if (q < panels) { /* panel q: its kernel, then the next panel's upload */
       size_t j0 = q * nb, cols = n - j0 < nb ? n - j0 : nb;
       if ((e = cudaStreamWaitEvent(0, up[q % 2], 0)) != cudaSuccess) break;
@@ -229,6 +239,10 @@ static ck_status sliced(const ck_product *p, const mp_slices *sl) {
   ck_status s = alloc_buffers(&b, sl->mb, sl->kb, sl->nb, 2);
   for (size_t j0 = 0; j0 < n && s == CK_OK; j0 += sl->nb)
     for (size_t i0 = 0; i0 < m && s == CK_OK; i0 += sl->mb) {
+      if (ck_lane_stopped()) {
+        s = stopped();
+        break;
+      }
       mp_block c = {i0, m - i0 < sl->mb ? m - i0 : sl->mb, j0, n - j0 < sl->nb ? n - j0 : sl->nb};
       s = sliced_block(&b, &c, sl->kb);
     }

@@ -40,7 +40,7 @@ typedef struct {
 } mp_look;
 
 static int narrow_mode = CK_NARROW_AUTO;
-static ck_dtype last_path = CK_DOUBLE;
+static int last_path = CK_DOUBLE; /* the workers of a spread product write it at once */
 
 extern "C" int ck_minplus_set_narrow(int mode) {
   const int old = narrow_mode;
@@ -48,9 +48,11 @@ extern "C" int ck_minplus_set_narrow(int mode) {
   return old;
 }
 
-extern "C" ck_dtype ck_minplus_last_path(void) { return last_path; }
+extern "C" ck_dtype ck_minplus_last_path(void) {
+  return (ck_dtype)__atomic_load_n(&last_path, __ATOMIC_RELAXED);
+}
 
-void mp_note_path(ck_dtype t) { last_path = t; }
+void mp_note_path(ck_dtype t) { __atomic_store_n(&last_path, (int)t, __ATOMIC_RELAXED); }
 
 __global__ void mp_look_init(mp_look *v) {
   v->bad = 0;

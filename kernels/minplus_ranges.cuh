@@ -174,15 +174,13 @@ static ck_status finish_read(const mp_record_read *rd, long long h[MP_RECORD]) {
 
 /* The record and the tag of a new epoch (see MP_RECORD). */
 static ck_status next_record(long long **d, long long *tag) {
-  static long long epoch = 0;
-  int fresh;
-  CK_TRY(ck_device_scratch((void **)d, &fresh));
-  if (fresh) epoch = 0; /* a new record is all zeros: below any key */
-  if (++epoch == MP_EPOCHS) {
+  long long *epoch; /* 0 with a new record, which is all zeros: below any key */
+  CK_TRY(ck_device_scratch((void **)d, &epoch));
+  if (++*epoch == MP_EPOCHS) {
     CK_CUDA(cudaMemsetAsync(*d, 0, MP_RECORD * sizeof(long long)), "clearing the range record");
-    epoch = 1;
+    *epoch = 1;
   }
-  *tag = epoch << MP_EPOCH_SHIFT;
+  *tag = *epoch << MP_EPOCH_SHIFT;
   return CK_OK;
 }
 

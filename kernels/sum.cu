@@ -350,16 +350,7 @@ static ck_status run_block_ladder(int kernel, const In *x, Out *y, size_t len, s
   return CK_OK;
 }
 
-static size_t sm_count(void) {
-  static int sms = 0;
-  if (!sms) {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-      sms = 1;
-  }
-  return (size_t)sms;
-}
+static size_t sm_count(void) { return (size_t)ck_device_sms(); }
 
 /* Threads that fill the GPU once (2048 resident per SM on current GPUs). */
 static size_t full_gpu_threads(void) { return sm_count() * 2048; }

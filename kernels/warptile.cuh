@@ -25,6 +25,8 @@
 #include <type_traits>
 #include <cooperative_groups.h>
 
+#include "ck_internal.h"
+
 /* 16 bytes of T: the widest load a thread can issue. */
 template <class T> union vec16 {
   uint4 raw;
@@ -380,27 +382,32 @@ static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
  * cluster code). */
 template <class Op, class CFG>
 static bool warptile_clusters_ok(void) {
-  static int ok = -1;
-  if (ok < 0) {
-    int dev = 0, launch = 0;
+  static int known[CK_MAX_DEVICES]; /* per device: 0 not asked, 1 no, 2 yes */
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
+  if (!known[dev]) {
+    int launch = 0;
     cudaFuncAttributes fa;
-    ok = cudaGetDevice(&dev) == cudaSuccess &&
-         cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-         launch &&
-         cudaFuncGetAttributes(&fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM,
-                                                    CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
-                                                    CFG::NT, true, 8>) == cudaSuccess &&
-         fa.binaryVersion >= 90;
+    const bool ok =
+        cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess && launch &&
+        cudaFuncGetAttributes(&fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                                   CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true,
+                                                   8>) == cudaSuccess &&
+        fa.binaryVersion >= 90;
     (void)cudaGetLastError();
+    known[dev] = ok ? 2 : 1;
   }
-  return ok == 1;
+  return known[dev] == 2;
 }
 
 /* How many blocks of the Op's split kernel an SM holds, asked once: the query costs microseconds
  * of host time on every product, while the GPU may be waiting for the launch. */
 template <class Op, class CFG>
 static int warptile_blocks_per_sm(void) {
-  static int per_sm = 0;
+  static int known[CK_MAX_DEVICES]; /* per device: 0 not asked yet */
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
+  int per_sm = known[dev];
   if (per_sm < 1 &&
       (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
            &per_sm,
@@ -411,6 +418,7 @@ static int warptile_blocks_per_sm(void) {
     (void)cudaGetLastError();
     return 1; /* asked again next time */
   }
+  known[dev] = per_sm;
   return per_sm;
 }
 

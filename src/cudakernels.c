@@ -2,9 +2,14 @@
  * by kernels/ck_device.c, the tracked device allocations) and dispatches commands:
  *
  *   __cudakernels__ ("available")                       -> logical
- *   __cudakernels__ ("info")                            -> struct
+ *   __cudakernels__ ("info")                            -> 1-by-N struct array, one per device
+ *   __cudakernels__ ("device_count")                    -> visible devices (0: none, no error)
+ *   __cudakernels__ ("device_select" [, I])             -> selected device (1-based) before;
+ *                                                          device I selected
  *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
- *   __cudakernels__ ("minplus", A, B, KERNEL)           -> C, and K (the argmin) if asked for
+ *   __cudakernels__ ("minplus", A, B, KERNEL [, DEVICES]) -> C, and K (the argmin) if asked for;
+ *                                                          DEVICES (1-based) share the columns of
+ *                                                          C, [] or absent: the default
  *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]
  *                    [, "fractions" | "wide"] [, CALLS]) -> times in ms (per call, CALLS back to
  *                                                          back between the events)
@@ -15,17 +20,21 @@
  *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
  *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
  *   __cudakernels__ ("copy_bandwidth", BYTES, REPS)     -> device copy rate, bytes moved per s
- *   __cudakernels__ ("matmul", A, B, KERNEL)            -> C = A * B
+ *   __cudakernels__ ("matmul", A, B, KERNEL [, DEVICES]) -> C = A * B
  *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]) -> times
  *   __cudakernels__ ("cublas")                          -> the cuBLAS library loaded, "" if none
  *   __cudakernels__ ("sync")                            -> waits for the device to finish
- *   __cudakernels__ ("array_put", X)                    -> ID of a device copy of X
+ *   __cudakernels__ ("array_put", X [, DEVICE])         -> ID of a device copy of X (on DEVICE,
+ *                                                          1-based; default the selected one)
  *   __cudakernels__ ("array_get", ID, DIMS)             -> the array, shaped DIMS
  *   __cudakernels__ ("array_free", ID)                  -> (unknown IDs are ignored)
- *   __cudakernels__ ("array_info", ID)                  -> [class name, numel]
+ *   __cudakernels__ ("array_info", ID)                  -> [class name, numel, device (1-based)]
  *   __cudakernels__ ("array_convert", ID, CLASS)        -> ID of a converted copy
- *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL)  -> ID of C
- *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL)   -> ID of C
+ *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL [, DEVICES]) -> ID of C (and K)
+ *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL [, DEVICES])  -> ID of C
+ *   __cudakernels__ ("spread_copies" [, TF])            -> (for tests) whether gpu_array operands
+ *                                                          are copied to every device of a spread
+ *                                                          product, their own too; set to TF
  *   __cudakernels__ ("minplus_pages", A, B, KERNEL, M, K, N, IA, IB) -> C (m x n*pages), and K
  *   __cudakernels__ ("matmul_pages", A, B, KERNEL, M, K, N, IA, IB)  -> C (m x n*pages)
  *   __cudakernels__ ("minplus_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB) -> ID of C, of K
@@ -41,11 +50,13 @@
  *   __cudakernels__ ("apsp_path")                       -> work type of the last device call
  *   __cudakernels__ ("path_dev", IDP, N, S, T)          -> [lengths, vertices of the paths]
  *   __cudakernels__ ("test_cancel_after", POLLS)        -> (for tests) a Ctrl-C after POLLS looks
- *   __cudakernels__ ("reset")                           -> frees everything, resets the device
+ *   __cudakernels__ ("reset")                           -> frees everything, resets every device
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
  *
- * The .m wrappers in inst/ validate for the user; the checks here keep a direct call from crashing.
+ * Each command starts on the selected device; one that takes gpu_arrays runs on theirs, which
+ * must be one device. The .m wrappers in inst/ validate for the user; the checks here keep a
+ * direct call from crashing.
  * Every failure is raised only after the C layer has released what it allocated. */
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +69,9 @@ static const struct {
 } commands[] = {
     {"available", cmd_available},
     {"info", cmd_info},
+    {"device_count", cmd_device_count},
+    {"device_select", cmd_device_select},
+    {"spread_copies", cmd_spread_copies},
     {"kernels", cmd_kernels},
     {"minplus", cmd_minplus},
     {"minplus_time", cmd_minplus_time},
@@ -103,6 +117,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (nrhs < 1) gw_fail_invalid("usage: __cudakernels__ (COMMAND, ...)");
   char name[32];
   gw_string(prhs[0], name, sizeof name, "COMMAND");
+  ck_call_begin();
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(name, commands[i].name)) {
       commands[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);

@@ -26,6 +26,8 @@ ck_dtype gw_host_dtype(const mxArray *x);                  /* a real, full numer
 ck_dtype gw_matrix_dtype(const mxArray *a, const char *what);       /* ... and 2-D */
 ck_dtype gw_float_matrix_dtype(const mxArray *a, const char *what); /* ... single or double */
 ck_array_id gw_id(const mxArray *a, const char *what);
+/* A GPU number as Octave users write it (1-based), checked against the visible devices; 0-based. */
+int gw_device_number(double v);
 mxArray *gw_id_value(ck_array_id id);
 /* WARMUP and REPS of a timing command into tm, with a fresh 1-by-REPS `times` for its results. */
 mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm);
@@ -43,11 +45,11 @@ void gw_host_result(mxArray *plhs[], ck_dtype t, size_t rows, size_t cols, int w
 typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 /* gw_device.c */
-command_fn cmd_available, cmd_info, cmd_kernels, cmd_cublas, cmd_sync, cmd_reset, cmd_memory,
-    cmd_test_alloc_limit;
+command_fn cmd_available, cmd_info, cmd_device_count, cmd_device_select, cmd_kernels, cmd_cublas,
+    cmd_sync, cmd_reset, cmd_memory, cmd_test_alloc_limit;
 /* gw_products.c */
 command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
-    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
+    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev, cmd_spread_copies;
 /* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
 int get_minplus_kernel(const mxArray *a);
 int get_matmul_kernel(const mxArray *a);

@@ -9,8 +9,10 @@
 
 void cmd_array_put(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  gw_need_args(nrhs, 1, "\"array_put\", X");
+  if (nrhs != 2) gw_need_args(nrhs, 1, "\"array_put\", X [, DEVICE]");
   ck_dtype t = gw_host_dtype(prhs[0]);
+  if (nrhs == 2) /* the array lives there; the call's other work has none */
+    gw_check(ck_call_device(gw_device_number(gw_scalar(prhs[1], "DEVICE"))));
   size_t numel = mxGetNumberOfElements(prhs[0]);
   ck_array_id id = 0;
   void *p = NULL;
@@ -56,9 +58,13 @@ void cmd_array_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) 
   gw_need_args(nrhs, 1, "\"array_info\", ID");
   ck_dtype t;
   size_t numel;
-  gw_check(ck_array_lookup(gw_id(prhs[0], "ID"), &t, &numel, NULL));
+  const ck_array_id id = gw_id(prhs[0], "ID");
+  int dev = 0;
+  gw_check(ck_array_device(id, &dev));
+  gw_check(ck_array_lookup(id, &t, &numel, NULL));
   plhs[0] = mxCreateString(ck_dtype_name(t));
   if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)numel);
+  if (nlhs > 2) plhs[2] = mxCreateDoubleScalar(dev + 1);
 }
 
 void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -12,41 +12,64 @@ void cmd_available(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   plhs[0] = mxCreateLogicalScalar(ck_device_available() != 0);
 }
 
-static void set_field(mxArray *s, const char *name, mxArray *value) {
-  mxSetField(s, 0, name, value);
-}
-
 static mxArray *version_string(int v) {
   char buf[32];
   snprintf(buf, sizeof buf, "%d.%d", v / 1000, (v % 1000) / 10);
   return mxCreateString(buf);
 }
 
+/* One device's facts as element i of the struct array s. */
+static void device_facts(mxArray *s, mwIndex i, int dev) {
+  ck_device_info d;
+  gw_check(ck_device_query_at(dev, &d));
+  char cc[16];
+  snprintf(cc, sizeof cc, "%d.%d", d.major, d.minor);
+  mxSetField(s, i, "index", mxCreateDoubleScalar(dev + 1));
+  mxSetField(s, i, "name", mxCreateString(d.name));
+  mxSetField(s, i, "device", mxCreateDoubleScalar(d.device));
+  mxSetField(s, i, "selected", mxCreateLogicalScalar(dev == ck_device_selected()));
+  mxSetField(s, i, "compute_capability", mxCreateString(cc));
+  mxSetField(s, i, "multiprocessors", mxCreateDoubleScalar(d.multiprocessors));
+  mxSetField(s, i, "clock_mhz", mxCreateDoubleScalar(d.clock_mhz));
+  mxSetField(s, i, "l2_bytes", mxCreateDoubleScalar((double)d.l2_bytes));
+  mxSetField(s, i, "total_memory", mxCreateDoubleScalar((double)d.total_bytes));
+  mxSetField(s, i, "free_memory", mxCreateDoubleScalar((double)d.free_bytes));
+  mxSetField(s, i, "package_memory", mxCreateDoubleScalar((double)ck_dev_bytes_on(dev)));
+  mxSetField(s, i, "gpu_arrays", mxCreateDoubleScalar((double)ck_array_count_on(dev)));
+  mxSetField(s, i, "driver_version", version_string(d.driver_version));
+  mxSetField(s, i, "runtime_version", version_string(d.runtime_version));
+}
+
+/* "info": every visible device's facts, a 1-by-N struct array in CUDA's order. */
 void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)prhs;
   gw_need_args(nrhs, 0, "\"info\"");
-  ck_device_info d;
-  gw_check(ck_device_query(&d));
-  static const char *fields[] = {"name", "device", "compute_capability", "multiprocessors",
-                                 "clock_mhz", "l2_bytes", "total_memory", "free_memory",
-                                 "package_memory", "gpu_arrays", "driver_version",
+  gw_check(ck_device_init());
+  static const char *fields[] = {"index", "name", "device", "selected", "compute_capability",
+                                 "multiprocessors", "clock_mhz", "l2_bytes", "total_memory",
+                                 "free_memory", "package_memory", "gpu_arrays", "driver_version",
                                  "runtime_version"};
-  mxArray *s = mxCreateStructMatrix(1, 1, sizeof fields / sizeof fields[0], fields);
-  char cc[16];
-  snprintf(cc, sizeof cc, "%d.%d", d.major, d.minor);
-  set_field(s, "name", mxCreateString(d.name));
-  set_field(s, "device", mxCreateDoubleScalar(d.device));
-  set_field(s, "compute_capability", mxCreateString(cc));
-  set_field(s, "multiprocessors", mxCreateDoubleScalar(d.multiprocessors));
-  set_field(s, "clock_mhz", mxCreateDoubleScalar(d.clock_mhz));
-  set_field(s, "l2_bytes", mxCreateDoubleScalar((double)d.l2_bytes));
-  set_field(s, "total_memory", mxCreateDoubleScalar((double)d.total_bytes));
-  set_field(s, "free_memory", mxCreateDoubleScalar((double)d.free_bytes));
-  set_field(s, "package_memory", mxCreateDoubleScalar((double)ck_dev_bytes_in_use()));
-  set_field(s, "gpu_arrays", mxCreateDoubleScalar((double)ck_array_count()));
-  set_field(s, "driver_version", version_string(d.driver_version));
-  set_field(s, "runtime_version", version_string(d.runtime_version));
+  const int count = ck_device_count();
+  mxArray *s = mxCreateStructMatrix(1, (mwSize)count, sizeof fields / sizeof fields[0], fields);
+  for (int i = 0; i < count; i++) device_facts(s, (mwIndex)i, i);
   plhs[0] = s;
+}
+
+/* "device_count": the visible devices, 0 without a usable one (never an error). */
+void cmd_device_count(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)prhs;
+  gw_need_args(nrhs, 0, "\"device_count\"");
+  plhs[0] = mxCreateDoubleScalar(ck_device_count());
+}
+
+/* "device_select" [, I]: the selected device (1-based) before; device I selected. */
+void cmd_device_select(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  if (nrhs > 1) gw_need_args(nrhs, 1, "\"device_select\" [, I]");
+  gw_check(ck_device_init());
+  const int before = ck_device_selected();
+  if (nrhs == 1) gw_check(ck_device_select(gw_device_number(gw_scalar(prhs[0], "I"))));
+  plhs[0] = mxCreateDoubleScalar(before + 1);
 }
 
 void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -27,6 +27,36 @@ int get_matmul_kernel(const mxArray *a) {
   return get_kernel(a, ck_matmul_kernel_id, "matmul");
 }
 
+/* Set by "spread_copies" (tests): device operands are copied to every worker's device. */
+static int copy_always = 0;
+
+void cmd_spread_copies(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  if (nrhs > 1) gw_need_args(nrhs, 1, "\"spread_copies\" [, TF]");
+  plhs[0] = mxCreateLogicalScalar(copy_always != 0);
+  if (nrhs == 1) {
+    if (!mxIsLogicalScalar(prhs[0])) (void)gw_scalar(prhs[0], "TF");
+    copy_always = mxIsLogicalScalar(prhs[0]) ? mxIsLogicalScalarTrue(prhs[0]) : mxGetScalar(prhs[0]) != 0;
+  }
+}
+
+/* DEVICES of a product (1-based; empty: the default for p's shape on the current device). */
+static ck_devices get_devices(const mxArray *a, const ck_product *p) {
+  ck_devices d;
+  const size_t count = a ? mxGetNumberOfElements(a) : 0;
+  if (count == 0) {
+    ck_spread_default(p, &d);
+  } else {
+    if (!mxIsDouble(a) || mxIsComplex(a) || count > CK_SPREAD_WORKERS)
+      gw_fail_invalid("DEVICES must be a vector of at most 8 device numbers");
+    memset(&d, 0, sizeof d);
+    d.count = (int)count;
+    for (size_t i = 0; i < count; i++) d.devices[i] = gw_device_number(mxGetPr(a)[i]);
+  }
+  d.copy_always = copy_always;
+  return d;
+}
+
 /* prhs = A, B (host matrices of class t, inner dimensions agreeing) into p; C (and K) are set by
  * the caller. */
 static ck_product host_operands(const mxArray *prhs[], ck_dtype t, int kernel) {
@@ -36,19 +66,46 @@ static ck_product host_operands(const mxArray *prhs[], ck_dtype t, int kernel) {
   return p;
 }
 
-static ck_status run_host_minplus(void *ctx, void *C, double *K) {
-  ck_product *p = ctx;
-  p->C = C;
-  p->K = K;
-  return ck_minplus(p);
+/* A product on the devices d, or (with_devices 0: the CPU kernel) where fn puts it. */
+typedef struct {
+  ck_product p;
+  ck_product_fn *fn;
+  ck_devices d;
+  int with_devices;
+} spread_call;
+
+static ck_status run_host_call(void *ctx, void *C, double *K) {
+  spread_call *c = ctx;
+  c->p.C = C;
+  c->p.K = K;
+  return c->with_devices ? ck_spread_host(c->fn, &c->p, &c->d) : c->fn(&c->p);
+}
+
+static ck_status run_device_call(void *ctx, void *C, double *K) {
+  spread_call *c = ctx;
+  c->p.C = C;
+  c->p.K = K;
+  return ck_spread_device(c->fn, &c->p, &c->d);
+}
+
+/* "minplus" / "matmul", A, B, KERNEL [, DEVICES] */
+static void host_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int minplus) {
+  if (nrhs != 4) gw_need_args(nrhs, 3, minplus ? "\"minplus\", A, B, KERNEL [, DEVICES]"
+                                               : "\"matmul\", A, B, KERNEL [, DEVICES]");
+  ck_dtype t = minplus ? gw_matrix_dtype(prhs[0], "A") : gw_float_matrix_dtype(prhs[0], "A");
+  if ((minplus ? gw_matrix_dtype(prhs[1], "B") : gw_float_matrix_dtype(prhs[1], "B")) != t)
+    gw_fail_invalid("A and B must be of the same class");
+  const int kernel = minplus ? get_minplus_kernel(prhs[2]) : get_matmul_kernel(prhs[2]);
+  spread_call c = {.p = host_operands(prhs, t, kernel), .fn = minplus ? ck_minplus : ck_matmul};
+  c.with_devices = !(minplus && kernel == CK_MINPLUS_CPU);
+  if (c.with_devices) c.d = get_devices(nrhs > 3 ? prhs[3] : NULL, &c.p);
+  else if (nrhs > 3 && mxGetNumberOfElements(prhs[3]) > 0)
+    gw_fail_invalid("the cpu kernel runs on the CPU: DEVICES does not apply");
+  gw_host_result(plhs, t, c.p.m, c.p.n, minplus && nlhs > 1, run_host_call, &c);
 }
 
 void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 3, "\"minplus\", A, B, KERNEL");
-  ck_dtype t = gw_matrix_dtype(prhs[0], "A");
-  if (gw_matrix_dtype(prhs[1], "B") != t) gw_fail_invalid("A and B must be of the same class");
-  ck_product p = host_operands(prhs, t, get_minplus_kernel(prhs[2]));
-  gw_host_result(plhs, t, p.m, p.n, nlhs > 1, run_host_minplus, &p);
+  host_product(nlhs, plhs, nrhs, prhs, 1);
 }
 
 /* CLASS, KERNEL, M, K, N of a timing command into a product with no operands. */
@@ -116,17 +173,7 @@ void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
 }
 
 void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 3, "\"matmul\", A, B, KERNEL");
-  ck_dtype t = gw_float_matrix_dtype(prhs[0], "A");
-  if (gw_float_matrix_dtype(prhs[1], "B") != t) gw_fail_invalid("A and B must be of the same class");
-  ck_product p = host_operands(prhs, t, get_matmul_kernel(prhs[2]));
-  mxArray *C = mxCreateUninitNumericMatrix((mwSize)p.m, (mwSize)p.n, gw_class_of(t), mxREAL);
-  p.C = mxGetData(C);
-  ck_status s = ck_matmul(&p);
-  if (s != CK_OK) mxDestroyArray(C);
-  gw_check(s);
-  plhs[0] = C;
+  host_product(nlhs, plhs, nrhs, prhs, 0);
 }
 
 void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
@@ -143,23 +190,11 @@ void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   plhs[0] = times;
 }
 
-typedef struct {
-  ck_product p;
-  ck_status (*fn)(const ck_product *);
-} device_call;
-
-static ck_status run_device_call(void *ctx, void *C, double *K) {
-  device_call *c = ctx;
-  c->p.C = C;
-  c->p.K = K;
-  return c->fn(&c->p);
-}
-
-/* The operands of a device product (prhs = IDA, IDB, M, K, N): two arrays of one class with m*k
- * and k*n elements; the result C, and with `witness` the min-plus witness K (double) as a second
- * array. */
-static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
-                           ck_status (*fn)(const ck_product *), int witness) {
+/* The operands of a device product (prhs = IDA, IDB, M, K, N, KERNEL [, DEVICES]): two arrays of
+ * one class with m*k and k*n elements, on one device; the result C, and with `witness` the
+ * min-plus witness K (double) as a second array, on that device. */
+static void device_product(mxArray *plhs[], int nrhs, const mxArray *prhs[], int kernel,
+                           ck_product_fn *fn, int witness) {
   ck_dtype ta, tb;
   size_t na, nb;
   void *pa, *pb;
@@ -168,19 +203,21 @@ static void device_product(mxArray *plhs[], const mxArray *prhs[], int kernel,
   size_t m = gw_size(prhs[2], "M"), k = gw_size(prhs[3], "K"), n = gw_size(prhs[4], "N");
   if (ta != tb) gw_fail_invalid("A and B must be of the same class");
   if (na != m * k || nb != k * n) gw_fail_invalid("M, K, N do not match the arrays");
-  device_call c = {{ta, kernel, pa, pb, NULL, NULL, m, k, n}, fn};
+  spread_call c = {.p = {ta, kernel, pa, pb, NULL, NULL, m, k, n}, .fn = fn};
+  c.d = get_devices(nrhs > 6 ? prhs[6] : NULL, &c.p);
+  c.with_devices = 1;
   gw_device_result(plhs, ta, m * n, witness, run_device_call, &c);
 }
 
 void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL");
+  if (nrhs != 7) gw_need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL [, DEVICES]");
   int kernel = get_minplus_kernel(prhs[5]);
   if (kernel == CK_MINPLUS_CPU) gw_fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
-  device_product(plhs, prhs, kernel, ck_minplus_device, nlhs > 1);
+  device_product(plhs, nrhs, prhs, kernel, ck_minplus_device, nlhs > 1);
 }
 
 void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  gw_need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL");
-  device_product(plhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, 0);
+  if (nrhs != 7) gw_need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL [, DEVICES]");
+  device_product(plhs, nrhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, 0);
 }

@@ -139,6 +139,17 @@ ck_array_id gw_id(const mxArray *a, const char *what) {
 
 mxArray *gw_id_value(ck_array_id id) { return mxCreateDoubleScalar((double)id); }
 
+int gw_device_number(double v) {
+  gw_check(ck_device_init()); /* no GPU: that error, not "no device 1" */
+  if (!(v >= 1 && v <= ck_device_count()) || v != floor(v)) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "there is no device %g: the devices are 1 to %d", v,
+             ck_device_count());
+    gw_fail_invalid(msg);
+  }
+  return (int)v - 1;
+}
+
 
 /* CALLS of a timing: back-to-back calls per timed run, 1..10000. */
 int gw_calls(const mxArray *a) {

@@ -30,7 +30,7 @@ function r = bench_apsp (varargin)
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
-  printf ("gpu_apsp, blocked Floyd-Warshall (%s)\n", gpu_info ().name);
+  printf ("gpu_apsp, blocked Floyd-Warshall (%s)\n", gpu_info ()(1).name);
   printf ("%-7s %6s %11s %9s %9s %11s %8s\n", "class", "n", "D ms", "Tpair/s",
           "of 8192", "D+P ms", "P cost");
   r = struct ("class", {}, "n", {}, "d_ms", {}, "dp_ms", {}, "rate", {}, "share", {});

@@ -57,7 +57,7 @@ function r = bench_e2e (n = 8192, reps = 7)
   r.gather_ms = t(2);
   clear G
   printf ("# host-array min-plus end to end, single n = %d, %s, median of %d\n", n, ...
-          gpu_info ().name, reps);
+          gpu_info ()(1).name, reps);
   printf ("  kernel (events)              %8.1f ms\n", r.kernel_ms);
   printf ("  gpu_minplus (A, A)           %8.1f ms  (%.2fx kernel)\n", r.e2e_ms, ...
           r.e2e_ms / r.kernel_ms);

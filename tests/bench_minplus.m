@@ -61,6 +61,7 @@ endfunction
 
 function results = run_all (opt, shapes, data)
   info = gpu_info ();
+  info = info([info.selected]);   # the GPU that one-device work runs on
   printf ("# min-plus benchmark on %s (%d SMs, CUDA driver %s, runtime %s)\n", info.name, ...
           info.multiprocessors, info.driver_version, info.runtime_version);
   ceiling = struct ();

@@ -46,7 +46,7 @@ function r = bench_squaring (n = 4096, steps = 13)
   r.gather_s = toc (t0);
 
   r.same = isequal (D, DG);
-  printf ("APSP by squaring, n = %d single, %d steps (%s)\n", n, steps, gpu_info ().name);
+  printf ("APSP by squaring, n = %d single, %d steps (%s)\n", n, steps, gpu_info ()(1).name);
   printf ("  kernel time alone      %8.1f ms\n", 1e3 * r.kernel_s);
   printf ("  host arrays            %8.1f ms  (%.2fx kernel)\n", 1e3 * r.host_s, r.host_s / r.kernel_s);
   printf ("  gpu_array loop         %8.1f ms  (%.3fx kernel)\n", 1e3 * r.device_s, r.device_s / r.kernel_s);

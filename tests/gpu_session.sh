@@ -6,11 +6,12 @@
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
 # output goes beside ours); STEPS: any of "tests sanitize perf bench narrow pages apsp e2e
-# matmulbench sumbench"
+# matmulbench sumbench devices" (devices: one GPU against all of them; on a one-GPU machine the
+# cost of the spread, at 16384 only unless DEVICES_ARGS, Octave option pairs, say otherwise)
 # (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
 # mex_return_floor.mex for the e2e step.
 set -u
-prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench narrow pages apsp e2e matmulbench sumbench"}
+prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench narrow pages apsp e2e matmulbench sumbench devices"}
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
@@ -40,9 +41,13 @@ fi
 if has_step sanitize; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
+    # racecheck lost track of launches from two host threads at once and hung: the spread
+    # products' threads run under memcheck only (tests/sanitize_spread.m)
+    spread=""
+    [[ $tool == memcheck ]] && spread="sanitize_spread ();"
     compute-sanitizer --tool "$tool" --leak-check full --error-exitcode 9 \
       "$octave" --no-gui --no-init-file --no-history \
-      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp ()" > "$out/$tool.log" 2>&1
+      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp (); $spread" > "$out/$tool.log" 2>&1
     rc=$?
     grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_|error" "$out/$tool.log" | head -20
     echo "$tool exit status: $rc"
@@ -78,4 +83,11 @@ has_step matmulbench && bench_step bench_matmul.txt "matmul benchmark" \
   "gpu_bench ('matmul', 'csv', '$out/bench_matmul.csv');"
 has_step sumbench && bench_step bench_sum.txt "sum benchmark" \
   "gpu_bench ('sum', 'sizes', 2.^[20 24 26 28], 'csv', '$out/bench_sum.csv');"
+if has_step devices; then
+  gpus=$(nvidia-smi -L | wc -l)
+  args=${DEVICES_ARGS:-}
+  [[ -z $args && $gpus -lt 2 ]] && args="'sizes', 16384, 'sweep', [1024 4096]"
+  bench_step bench_devices.txt "one GPU against all of them ($gpus visible)" \
+    "bench_devices (${args:+$args, }'csv', '$out/bench_devices.csv');"
+fi
 exit $status

@@ -8,9 +8,9 @@
 ## racecheck): each kernel and class against the CPU reference, k = 0, empty
 ## results, the packed, 32-bit and wide integer paths, operands read as they
 ## are, the witness, integer-valued single and double on the integer paths, paged
-## products (in one launch and page by page), a
-## product sliced to fit a small memory, the out-of-memory path, the timing command
-## and the ceiling probe.
+## products (in one launch and page by page), a product sliced to fit a small
+## memory, the out-of-memory path, the timing command and the ceiling probe
+## (products spread over several workers: sanitize_spread).
 ## Prints @samp{sanitize_minplus: OK} at the end; errors out on a wrong result.
 ## @end deftypefn
 

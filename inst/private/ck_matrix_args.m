@@ -2,26 +2,27 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{A}, @var{B}, @var{kernel}] =} ck_matrix_args (@var{caller}, @var{op}, @var{default}, @var{aliases}, @var{A}, @dots{})
+## @deftypefn {} {[@var{A}, @var{B}, @var{kernel}, @var{devices}] =} ck_matrix_args (@var{caller}, @var{op}, @var{default}, @var{aliases}, @var{A}, @dots{})
 ## Parse and check the arguments of a matrix product @code{@var{caller} (@var{A},
-## [@var{B}], "kernel", @var{name})}: real, full single or double operands
+## [@var{B}], "kernel", @var{name}, "devices", @var{list})}: real, full single or double operands
 ## with agreeing inner dimensions (@var{B} = @var{A}, square, when absent), of
 ## any number of dimensions, the ones beyond the second (pages) matching or 1,
 ## as in @code{pagemtimes}; single wins over double; the kernel one of @code{gpu_kernels
-## (@var{op})} or of @var{aliases}, case-insensitive.  When either operand is a
-## gpu_array both are returned as gpu_arrays (the other one uploaded, a class
-## conversion done on the device).  Errors carry the identifier
+## (@var{op})} or of @var{aliases}, case-insensitive; @var{devices} a row of
+## device numbers, [] for the default.  When either operand is a gpu_array both
+## are returned as gpu_arrays on its device (the other one uploaded there, a
+## class conversion done on the device).  Errors carry the identifier
 ## @code{cudakernels:invalidinput}.
 ## @end deftypefn
 
-function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varargin)
+function [A, B, kernel, devices] = ck_matrix_args (caller, op, default, aliases, A, varargin)
   opts = varargin;
   have_b = ! isempty (opts) && ! ischar (opts{1});
   if (have_b)
     B = opts{1};
     opts(1) = [];
   endif
-  kernel = parse_kernel (caller, op, default, aliases, opts);
+  [kernel, devices] = parse_options (caller, op, default, aliases, opts);
   classes = supported_classes (op);
   ## each operand's class and size read once: on a gpu_array every method call
   ## costs Octave 10-20 us, more than a small product on the device
@@ -52,8 +53,10 @@ function [A, B, kernel] = ck_matrix_args (caller, op, default, aliases, A, varar
   endif
   single_wins = ! strcmp (ca, cb);   # single and double: single wins, as in A + B
   if (a_dev || b_dev)
-    A = on_device (A, a_dev, ca, single_wins);
-    B = on_device (B, b_dev, cb, single_wins);
+    ## a host operand goes where the gpu_array lives
+    [~, ~, where] = __cudakernels__ ("array_info", device_id (ck_pick (a_dev, A, B)));
+    A = on_device (A, a_dev, ca, single_wins, where);
+    B = on_device (B, b_dev, cb, single_wins, where);
   elseif (single_wins)
     A = single (A);
     B = single (B);
@@ -70,12 +73,12 @@ function [dev, cls, dims] = operand_facts (X)
   endif
 endfunction
 
-function G = on_device (X, dev, cls, to_single)
+function G = on_device (X, dev, cls, to_single, where)
   if (! dev)
     if (to_single)
       X = single (X);
     endif
-    G = gpu_array (X);
+    G = gpu_array (X, "device", where);
   elseif (to_single && ! strcmp (cls, "single"))
     G = to_class (X, "single");
   else
@@ -83,15 +86,20 @@ function G = on_device (X, dev, cls, to_single)
   endif
 endfunction
 
-function kernel = parse_kernel (caller, op, default, aliases, opts)
+function [kernel, devices] = parse_options (caller, op, default, aliases, opts)
   kernel = default;
+  devices = [];
   if (mod (numel (opts), 2) != 0)
     error ("cudakernels:invalidinput", "%s: options must come in NAME, VALUE pairs", caller);
   endif
   for i = 1:2:numel (opts)
+    if (ischar (opts{i}) && strcmpi (opts{i}, "devices"))
+      devices = parse_devices (caller, opts{i+1});
+      continue;
+    endif
     if (! ischar (opts{i}) || ! strcmpi (opts{i}, "kernel"))
-      error ("cudakernels:invalidinput", "%s: unknown option; the options are: \"kernel\"",
-             caller);
+      error ("cudakernels:invalidinput",
+             "%s: unknown option; the options are: \"kernel\", \"devices\"", caller);
     endif
     value = opts{i+1};
     if (! ischar (value) || ! isrow (value))
@@ -104,6 +112,18 @@ function kernel = parse_kernel (caller, op, default, aliases, opts)
              caller, value, strjoin (names, ", "));
     endif
   endfor
+endfunction
+
+## A list of device numbers (1-based, as gpu_device numbers them): a nonempty
+## row of at most 8 positive integers; whether each exists the gateway checks.
+function d = parse_devices (caller, value)
+  if (! isnumeric (value) || ! isreal (value) || isempty (value) || ! isvector (value)
+      || numel (value) > 8 || any (value != fix (value)) || any (value < 1))
+    error ("cudakernels:invalidinput",
+           "%s: \"devices\" takes a list of 1 to 8 device numbers, as gpu_device () shows them",
+           caller);
+  endif
+  d = double (value(:)');
 endfunction
 
 function c = supported_classes (op)

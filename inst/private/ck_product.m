@@ -2,14 +2,15 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{C}, @var{K}] =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel})
+## @deftypefn {} {[@var{C}, @var{K}] =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel}, @var{devices})
 ## Run the gateway's product @var{op} on checked operands: host matrices give a
 ## host result; gpu_arrays (both, after @code{ck_matrix_args}) a gpu_array
-## result computed without leaving the device.  @var{K}, the min-plus witness,
-## is computed only when asked for.
+## result on their device.  @var{K}, the min-plus witness, is computed only
+## when asked for.  A 2-D product's columns are shared by @var{devices} ([]:
+## the gateway's default); paged products run on one device.
 ## @end deftypefn
 
-function [C, K] = ck_product (caller, op, A, B, kernel)
+function [C, K] = ck_product (caller, op, A, B, kernel, devices)
   dev = isa (A, "gpu_array");
   if (dev)
     if (strcmp (kernel, "cpu"))
@@ -20,11 +21,13 @@ function [C, K] = ck_product (caller, op, A, B, kernel)
     [idb, ~, sb] = facts (B);
   else
     sa = size (A); sb = size (B);
+    ida = [];
   endif
   m = sa(1); k = sa(2); n = sb(2);
   if (numel (sa) > 2 || numel (sb) > 2)   # pages
     [ia, ib, pdims] = page_map (sa(3:end), sb(3:end));
     cmd = [op "_pages"];
+    restore = paged_device (caller, devices, dev, ida);
     if (dev)
       args = {ida, idb, m, k, n, kernel, ia, ib};
     else
@@ -35,9 +38,9 @@ function [C, K] = ck_product (caller, op, A, B, kernel)
     pdims = [];
     cmd = op;
     if (dev)
-      args = {ida, idb, m, k, n, kernel};
+      args = {ida, idb, m, k, n, kernel, devices};
     else
-      args = {A, B, kernel};
+      args = {A, B, kernel, devices};
     endif
   endif
   if (! dev)
@@ -61,6 +64,28 @@ function [C, K] = ck_product (caller, op, A, B, kernel)
     K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n pdims]);
   endif
   C = gpu_array ("__cudakernels_wrap__", id, cls, [m n pdims]);
+endfunction
+
+## Paged products run on one device: the one DEVICES names (for host arrays,
+## selected for the call, the selection restored by the returned cleanup), or
+## the gpu_arrays' own.
+function restore = paged_device (caller, devices, dev, ida)
+  restore = [];
+  if (isempty (devices))
+    return;
+  elseif (numel (devices) > 1)
+    error ("cudakernels:invalidinput",
+           "%s: paged products run on one device; \"devices\" must name one", caller);
+  elseif (dev)
+    [~, ~, where] = __cudakernels__ ("array_info", ida);
+    if (devices != where)
+      error ("cudakernels:invalidinput",
+             "%s: the gpu_arrays live on device %d, not on device %d", caller, where, devices);
+    endif
+  else
+    before = ck_call (caller, "device_select", devices);
+    restore = onCleanup (@() __cudakernels__ ("device_select", before));
+  endif
 endfunction
 
 ## For each page of C (the dimensions beyond the second, broadcast as

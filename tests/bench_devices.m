@@ -1,0 +1,139 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn  {} {} bench_devices ()
+## @deftypefnx {} {} bench_devices (@var{name}, @var{value}, @dots{})
+## One GPU against several in the same run (doc/multigpu.md, issue 19): the
+## wall time of whole calls (the call and a device sync, median of
+## @qcode{"reps"}) of @code{gpu_minplus} and @code{gpu_matmul} with
+## @qcode{"devices"} 1 and with @qcode{"devices"} @var{spread} (default every
+## visible GPU; on a one-GPU machine @code{[1 1]}, two workers on one GPU,
+## which measures what the spread costs, not what it gains):
+##
+## @enumerate
+## @item The same run's anchor: gpu_minplus's kernel rate at n = 8192 in
+## each class, on device 1.
+## @item Square products of size @qcode{"sizes"} (default 16384 and 32768)
+## in each class, on gpu_arrays living on device 1 (the result lives there
+## too) and on host arrays: times, rates, and the speed-up.
+## @item matmul single (cuBLAS) at @qcode{"matmul"} (default 16384), alike.
+## @item The default's threshold: host-array single products of
+## @qcode{"sweep"} sizes, one device against the spread.
+## @end enumerate
+##
+## Operands are integers 0..999 of the class; every spread result is checked
+## against the one-device result (exactly for min-plus).  Options:
+## @qcode{"classes"} (default @code{@{"single", "int16"@}}), @qcode{"sizes"},
+## @qcode{"matmul"}, @qcode{"sweep"}, @qcode{"reps"} (default 3),
+## @qcode{"spread"}, @qcode{"csv"}.
+## @end deftypefn
+
+function bench_devices (varargin)
+  o = struct ("classes", {{"single", "int16"}}, "sizes", [16384 32768], "matmul", 16384, ...
+              "sweep", [1024 2048 4096 8192], "reps", 3, "spread", [], "csv", "");
+  for i = 1:2:numel (varargin)
+    o.(varargin{i}) = varargin{i+1};
+  endfor
+  if (isempty (o.spread))
+    o.spread = 1:gpu_device_count ();
+    if (numel (o.spread) == 1)
+      o.spread = [1 1];
+    endif
+  endif
+  info = gpu_info ();
+  printf ("# %d GPU(s): %s\n", numel (info), strjoin ({info.name}, ", "));
+  printf ("# spread over devices [%s]%s\n", num2str (o.spread),
+          merge (numel (unique (o.spread)) < numel (o.spread),
+                 " (workers sharing a GPU: the cost of the spread, not its gain)", ""));
+  narrow = __cudakernels__ ("minplus_narrow", "off");   # every class its own rate
+  restore = onCleanup (@() __cudakernels__ ("minplus_narrow", narrow));
+  for c = o.classes
+    t = median (__cudakernels__ ("minplus_time", c{1}, "warptile", 8192, 8192, 8192, 1, 5));
+    printf ("# anchor: gpu_minplus %s n = 8192 kernel on device 1: %.2f Tpair/s\n", c{1},
+            8192^3 / (t * 1e-3) / 1e12);
+  endfor
+  printf ("\n%-8s %-7s %-7s %6s %11s %11s %9s %9s %8s\n", "op", "class", "input", "n",
+          "1 GPU ms", "spread ms", "1 GPU T/s", "spread T/s", "speed-up");
+  rows = {};
+  for c = o.classes
+    for n = o.sizes
+      rows = [rows; measure(@gpu_minplus, "minplus", c{1}, n, o)];
+    endfor
+  endfor
+  for n = o.matmul
+    rows = [rows; measure(@gpu_matmul, "matmul", "single", n, o)];
+  endfor
+  printf ("\n# the default's threshold: host-array single min-plus\n");
+  for n = o.sweep
+    rows = [rows; measure(@gpu_minplus, "minplus", "single", n, o, {"host"})];
+  endfor
+  if (! isempty (o.csv))
+    fid = fopen (o.csv, "w");
+    fprintf (fid, "op,class,input,n,devices,ms_one,ms_spread,speedup\n");
+    for r = 1:size (rows, 1)
+      fprintf (fid, "%s,%s,%s,%d,%s,%.4f,%.4f,%.4f\n", rows{r, 1:4}, num2str (o.spread),
+               rows{r, 5:7});
+    endfor
+    fclose (fid);
+  endif
+endfunction
+
+function rows = measure (op, name, cls, n, o, inputs)
+  if (nargin < 6)
+    inputs = {"device", "host"};
+  endif
+  rows = {};
+  A = operand (n, cls);
+  B = operand (n, cls);
+  work = n^3 * merge (strcmp (name, "matmul"), 2, 1);
+  for in = inputs
+    if (strcmp (in{1}, "device"))
+      X = gpu_array (A, "device", 1);
+      Y = gpu_array (B, "device", 1);
+    else
+      X = A; Y = B;
+    endif
+    [t1, R] = timed (op, X, Y, 1, o.reps);
+    [ts, S] = timed (op, X, Y, o.spread, o.reps);
+    if (strcmp (name, "minplus"))
+      assert (isequal (S, R), "%s %s n = %d: the spread result differs", name, cls, n);
+    else
+      assert (S, R, 1e-4 * max (abs (R(:))));
+    endif
+    clear X Y R S
+    printf ("%-8s %-7s %-7s %6d %11.2f %11.2f %9.2f %9.2f %7.2fx\n", name, cls, in{1}, n,
+            1e3 * t1, 1e3 * ts, work / t1 / 1e12, work / ts / 1e12, t1 / ts);
+    rows(end+1, :) = {name, cls, in{1}, n, 1e3 * t1, 1e3 * ts, t1 / ts};
+  endfor
+endfunction
+
+## Integers 0..999 of the class, made without a double copy of the matrix.
+function X = operand (n, cls)
+  X = floor (rand (n, n, "single") * 1000);
+  if (! strcmp (cls, "single"))
+    X = cast (X, cls);
+  endif
+endfunction
+
+## Median wall time of whole calls (the result ready on its device), and the
+## last result gathered.
+function [t, C] = timed (op, X, Y, devices, reps)
+  C = op (X, Y, "devices", devices);   # warm-up: contexts, handles, pools
+  clear C
+  times = zeros (1, reps);
+  for r = 1:reps
+    __cudakernels__ ("sync");
+    t0 = tic ();
+    C = op (X, Y, "devices", devices);
+    __cudakernels__ ("sync");
+    times(r) = toc (t0);
+    if (r < reps)
+      clear C
+    endif
+  endfor
+  t = median (times);
+  if (isa (C, "gpu_array"))
+    C = gather (C);
+  endif
+endfunction
