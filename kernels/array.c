@@ -108,30 +108,17 @@ ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr)
   return CK_OK;
 }
 
-static ck_status find_live(ck_array_id id, entry **e) {
-  *e = find(id);
-  if (!*e)
+/* The array's device becomes current: what the caller does with it runs there. */
+ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr) {
+  entry *e = find(id);
+  if (!e)
     return ck_fail(CK_ERR_STALE,
                    "device array %llu no longer exists (it was freed, or the device was reset)",
                    (unsigned long long)id);
-  return CK_OK;
-}
-
-/* The array's device becomes current: what the caller does with it runs there. */
-ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr) {
-  entry *e;
-  CK_TRY(find_live(id, &e));
   CK_TRY(ck_call_device(e->dev));
   if (t) *t = e->t;
   if (numel) *numel = e->numel;
   if (ptr) *ptr = e->ptr;
-  return CK_OK;
-}
-
-ck_status ck_array_device(ck_array_id id, int *dev) {
-  entry *e;
-  CK_TRY(find_live(id, &e));
-  *dev = e->dev;
   return CK_OK;
 }
 

@@ -276,13 +276,13 @@ ck_status ck_download(void *dst_host, const void *src_dev, size_t bytes);
 /* A registry of device arrays named by ids that are never reused, so an id that outlived its
  * array (freed, or dropped by ck_reset) is reported as CK_ERR_STALE, never mistaken for another. */
 typedef uint64_t ck_array_id;
+/* An array lives on the device current when it was made; ck_array_lookup makes that device
+ * current (ck_call_device). */
 ck_status ck_array_create(ck_dtype t, size_t numel, ck_array_id *id, void **ptr);
 ck_status ck_array_lookup(ck_array_id id, ck_dtype *t, size_t *numel, void **ptr);
 void ck_array_free(ck_array_id id); /* unknown ids are ignored: freeing twice is harmless */
 size_t ck_array_count(void);
 size_t ck_array_count_on(int dev);
-/* The device an array lives on (the current one when it was made). */
-ck_status ck_array_device(ck_array_id id, int *dev);
 /* A new array holding src converted to class `to` (single <-> double). */
 ck_status ck_array_convert(ck_array_id src, ck_dtype to, ck_array_id *out);
 

@@ -62,11 +62,8 @@ void ck_cublas_release(void) {
       *h = NULL;
     }
   if (cudaSetDevice(back) != cudaSuccess) (void)cudaGetLastError();
-  cublas.tried = 0; /* a later use (after a device reset) creates new handles */
   pthread_mutex_unlock(&cublas_lock);
 }
-
-static void release_at_exit(void) { ck_cublas_release(); }
 
 static void *open_first(const char *const *names) {
   for (int i = 0; names[i]; i++) {
@@ -79,24 +76,11 @@ static void *open_first(const char *const *names) {
   return NULL;
 }
 
-/* Load the library once (later calls report the first outcome) and create the current device's
- * handle; the lock is held. */
-static ck_status load_locked(cublas_handle *h) {
-  const int dev = ck_device_current();
-  if (dev < 0 || dev >= CK_MAX_DEVICES) return ck_fail(CK_ERR_NODEVICE, "no device for cuBLAS");
-  cublas_handle *mine = &cublas.handle[dev][ck_lane_slot()];
-  if ((*h = *mine)) return CK_OK;
+/* Load the library and its entry points once (a missing library is reported as it was the first
+ * time); the lock is held. */
+static ck_status open_locked(void) {
+  if (cublas.create) return CK_OK;
   if (cublas.tried && !cublas.lib) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
-  CK_TRY(ck_device_init());
-  if (cublas.tried && cublas.lib && cublas.create) { /* loaded: one more device */
-    cublas_status st = cublas.create(mine);
-    if (st != 0) {
-      *mine = NULL;
-      return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: cublasCreate failed (status %d)", st);
-    }
-    *h = *mine;
-    return CK_OK;
-  }
   cublas.tried = 1;
   const char *env = getenv("CUDAKERNELS_CUBLAS");
   const char *const user[] = {env, NULL};
@@ -109,23 +93,36 @@ static ck_status load_locked(cublas_handle *h) {
              "libcublas.so.13/.12 not found (set CUDAKERNELS_CUBLAS to its path)");
     return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   }
-  create_fn *create = cublas.create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
+  create_fn *create = (create_fn *)dlsym(cublas.lib, "cublasCreate_v2");
   cublas.sgemm = (sgemm_fn *)dlsym(cublas.lib, "cublasSgemm_v2");
   cublas.dgemm = (dgemm_fn *)dlsym(cublas.lib, "cublasDgemm_v2");
   cublas.sgemm_pages = (sgemm_pages_fn *)dlsym(cublas.lib, "cublasSgemmStridedBatched");
   cublas.dgemm_pages = (dgemm_pages_fn *)dlsym(cublas.lib, "cublasDgemmStridedBatched");
   cublas.destroy = (destroy_fn *)dlsym(cublas.lib, "cublasDestroy_v2");
-  cublas_status st = -1;
-  if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy ||
-      (st = create(mine)) != 0) {
-    *mine = NULL;
-    cublas.create = NULL;
-    snprintf(cublas.path + strlen(cublas.path), sizeof cublas.path - strlen(cublas.path),
-             ": cublasCreate failed (status %d)", st);
-    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
-  }
-  if (!atexit_registered) atexit(release_at_exit);
+  if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy)
+    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s lacks cublasCreate, gemm or destroy",
+                   cublas.path);
+  cublas.create = create;
+  if (!atexit_registered) atexit(ck_cublas_release);
   atexit_registered = 1;
+  return CK_OK;
+}
+
+/* This thread's lane's handle on the current device, made on first use; the lock is held. */
+static ck_status load_locked(cublas_handle *h) {
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return ck_fail(CK_ERR_NODEVICE, "no device for cuBLAS");
+  cublas_handle *mine = &cublas.handle[dev][ck_lane_slot()];
+  if (!*mine) {
+    CK_TRY(ck_device_init());
+    CK_TRY(open_locked());
+    cublas_status st = cublas.create(mine);
+    if (st != 0) {
+      *mine = NULL;
+      return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s: cublasCreate failed (status %d)",
+                     cublas.path, st);
+    }
+  }
   *h = *mine;
   return CK_OK;
 }

@@ -31,6 +31,7 @@ typedef struct {
   } note;                /* see ck_read_note */
   void *scratch;         /* see ck_device_scratch */
   long long scratch_word;
+  int used; /* a thread has worked on this device through this lane: it has a context */
 } lane_t;
 
 static lane_t lanes[CK_MAX_DEVICES][CK_LANES];
@@ -51,7 +52,9 @@ int ck_lane_slot(void) { return lane_slot; }
 static lane_t *lane(void) {
   int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) dev = 0;
-  return &lanes[dev][lane_slot];
+  lane_t *l = &lanes[dev][lane_slot];
+  l->used = 1;
+  return l;
 }
 
 static void lane_release(lane_t *l) {
@@ -74,10 +77,9 @@ void ck_lanes_release(int dev) {
   for (int d = 0; d < CK_MAX_DEVICES; d++) {
     if (dev >= 0 && d != dev) continue;
     int used = 0;
-    for (int s = 0; s < CK_LANES; s++) used |= lanes[d][s].copy_stream || lanes[d][s].note.buf ||
-                                              lanes[d][s].scratch || lanes[d][s].stage.ready ||
-                                              lanes[d][s].stage.failed;
-    if (!used || cudaSetDevice(d) != cudaSuccess) continue; /* streams go with their device */
+    for (int s = 0; s < CK_LANES; s++) used |= lanes[d][s].used;
+    /* streams go with their device; one never worked on is not woken (that would make a context) */
+    if (!used || cudaSetDevice(d) != cudaSuccess) continue;
     for (int s = 0; s < CK_LANES; s++) lane_release(&lanes[d][s]);
   }
   if (cudaSetDevice(back) != cudaSuccess) (void)cudaGetLastError();

@@ -58,13 +58,10 @@ void cmd_array_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) 
   gw_need_args(nrhs, 1, "\"array_info\", ID");
   ck_dtype t;
   size_t numel;
-  const ck_array_id id = gw_id(prhs[0], "ID");
-  int dev = 0;
-  gw_check(ck_array_device(id, &dev));
-  gw_check(ck_array_lookup(id, &t, &numel, NULL));
+  gw_check(ck_array_lookup(gw_id(prhs[0], "ID"), &t, &numel, NULL)); /* its device is current */
   plhs[0] = mxCreateString(ck_dtype_name(t));
   if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)numel);
-  if (nlhs > 2) plhs[2] = mxCreateDoubleScalar(dev + 1);
+  if (nlhs > 2) plhs[2] = mxCreateDoubleScalar(ck_device_current() + 1);
 }
 
 void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

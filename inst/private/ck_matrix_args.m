@@ -54,7 +54,7 @@ function [A, B, kernel, devices] = ck_matrix_args (caller, op, default, aliases,
   single_wins = ! strcmp (ca, cb);   # single and double: single wins, as in A + B
   if (a_dev || b_dev)
     ## a host operand goes where the gpu_array lives
-    [~, ~, where] = __cudakernels__ ("array_info", device_id (ck_pick (a_dev, A, B)));
+    [~, ~, where] = ck_call (caller, "array_info", device_id (ck_pick (a_dev, A, B)));
     A = on_device (A, a_dev, ca, single_wins, where);
     B = on_device (B, b_dev, cb, single_wins, where);
   elseif (single_wins)

@@ -77,7 +77,7 @@ function restore = paged_device (caller, devices, dev, ida)
     error ("cudakernels:invalidinput",
            "%s: paged products run on one device; \"devices\" must name one", caller);
   elseif (dev)
-    [~, ~, where] = __cudakernels__ ("array_info", ida);
+    [~, ~, where] = ck_call (caller, "array_info", ida);
     if (devices != where)
       error ("cudakernels:invalidinput",
              "%s: the gpu_arrays live on device %d, not on device %d", caller, where, devices);
