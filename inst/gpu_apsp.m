@@ -6,6 +6,7 @@
 ## @deftypefnx {} {[@var{D}, @var{P}] =} gpu_apsp (@var{W})
 ## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "kernel", @var{name})
 ## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "verbose", @var{tf})
+## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "devices", @var{list})
 ## All-pairs shortest paths on the GPU, by blocked Floyd--Warshall.
 ##
 ## @var{W} is an @var{n}-by-@var{n} matrix of edge weights: @code{W(i,j)} is
@@ -67,6 +68,15 @@
 ## @code{cudakernels:interrupted}, leaving nothing on the device;
 ## @code{"verbose", true} prints the rounds done about once a second.
 ##
+## Several GPUs: the option @qcode{"devices"} (numbers as @code{gpu_device ()}
+## lists them) shares the rows of the work out among the listed GPUs, in whole
+## blocks of 256 vertices; each round's pivot block row goes from the GPU that
+## holds it to the others (peer to peer where the GPUs allow it).  @var{D} and
+## @var{P} are those of one GPU, bit for bit.  By default a graph of 8192
+## vertices or more uses every visible GPU, a smaller one the selected GPU.  A
+## gpu_array @var{W} stays where it lives, as do the results; the other GPUs
+## work on copies of their rows.
+##
 ## Example:
 ##
 ## @example
@@ -93,7 +103,7 @@ function [D, P] = gpu_apsp (W, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [kernel, verbose] = parse_options (varargin);
+  [kernel, verbose, devices] = parse_options (varargin);
   if (isa (W, "gpu_array"))
     [id, cls, dims] = facts (W);
     check_class ("W", cls, true);
@@ -105,9 +115,9 @@ function [D, P] = gpu_apsp (W, varargin)
     n = dims(1);
     if (nargout < 2)
       D = gpu_array ("__cudakernels_wrap__",
-                     ck_call ("gpu_apsp", "apsp_dev", id, n, verbose), cls, dims);
+                     ck_call ("gpu_apsp", "apsp_dev", id, n, verbose, devices), cls, dims);
     else
-      [idd, idp] = ck_call ("gpu_apsp", "apsp_dev", id, n, verbose);
+      [idd, idp] = ck_call ("gpu_apsp", "apsp_dev", id, n, verbose, devices);
       D = gpu_array ("__cudakernels_wrap__", idd, cls, dims);
       P = gpu_array ("__cudakernels_wrap__", idp, "int32", dims);
     endif
@@ -119,15 +129,16 @@ function [D, P] = gpu_apsp (W, varargin)
   check_class ("W", class (W), isnumeric (W) && isreal (W));
   check_square (size (W));
   if (nargout < 2)
-    D = ck_call ("gpu_apsp", "apsp", W, kernel, verbose);
+    D = ck_call ("gpu_apsp", "apsp", W, kernel, verbose, devices);
   else
-    [D, P] = ck_call ("gpu_apsp", "apsp", W, kernel, verbose);
+    [D, P] = ck_call ("gpu_apsp", "apsp", W, kernel, verbose, devices);
   endif
 endfunction
 
-function [kernel, verbose] = parse_options (opts)
+function [kernel, verbose, devices] = parse_options (opts)
   kernel = "gpu";
   verbose = 0;
+  devices = [];
   if (mod (numel (opts), 2) != 0)
     error ("cudakernels:invalidinput", "gpu_apsp: options must come in NAME, VALUE pairs");
   endif
@@ -149,10 +160,11 @@ function [kernel, verbose] = parse_options (opts)
           error ("cudakernels:invalidinput", "gpu_apsp: verbose must be true or false");
         endif
         verbose = double (logical (value));
+      case "devices"
+        devices = ck_devices_arg ("gpu_apsp", value);
       otherwise
-        error ("cudakernels:invalidinput",
-               "gpu_apsp: unknown option \"%s\"; the options are \"kernel\" and \"verbose\"",
-               name);
+        error ("cudakernels:invalidinput", ["gpu_apsp: unknown option \"%s\"; the options are ",
+                                            "\"kernel\", \"verbose\" and \"devices\""], name);
     endswitch
   endfor
 endfunction

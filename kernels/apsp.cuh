@@ -1,15 +1,24 @@
 /* All-pairs shortest paths by blocked Floyd-Warshall (Katz-Kider, Venkataraman): what the four
  * files of the algorithm share.
- *   apsp.cu            the driver: checks and conversions in and out, rounds, Ctrl-C, the API
+ *   apsp.cu            the driver: checks and conversions in and out, the API
+ *   apsp_rounds.cu     the rounds over one device's slab or several: buffers, the pivot strip's
+ *                      exchange between devices, Ctrl-C
  *   apsp_tiles.cu      closing a pivot block: Floyd-Warshall on 64 x 64 tiles in shared memory
  *   apsp_warptile.cu   a round's pivot row, column and the rest, on warptile.cuh's kernel
  *   apsp_history.cu    the strips of a round with paths, in plain Floyd-Warshall's order
+ *   apsp_path.cu       walking paths back through P
  *
  * The work matrix X is np x np, row-major (np: n rounded up to whole pivot blocks), and holds
  * Octave's column-major W as it lies in memory, so X is W transposed: its paths are W's paths
  * reversed. X's next-hop matrix (the vertex after r on a shortest path from r to c) is then
  * Octave's predecessor matrix P (the vertex before j on a path from i to j) with no transpose
  * either way. Vertices are stored 1-based; 0 is "none".
+ *
+ * Several devices: each holds a slab of X's rows (whole pivot blocks) and its next hops. A round
+ * splits in two phases: the pivot phase, on the device whose slab holds the pivot's rows (the
+ * owner), leaves the pivot's row strip final (its "strip": what every device needs of it); the
+ * other devices copy the strip, and every device runs the slab phase, its column strip and its
+ * rest, from the strip. One device is the same with one slab and no copies.
  *
  * Distances alone: a round with pivot block k (vertices k0 .. k0 + B - 1)
  *   1. closes the pivot block (shortest paths through its own vertices): ap_close_block;
@@ -19,7 +28,8 @@
  *      into a contiguous copy for step 4;
  *   4. the rest    = min (rest, column strip (x) row strip), in place: every output reads only
  *      the row strip (in X, not written in this step) and the column strip's copy.
- * (x) is the min-plus product, and every distance comes out right.
+ * (x) is the min-plus product, and every distance comes out right. Steps 1 to 3's row strip are
+ * the pivot phase (the strip: the row strip in X), the column strip and step 4 the slab phase.
  *
  * With paths that order is not enough. Combining strips that are already final, step 4 can
  * record next hops that lead round a cycle of weight 0 (an Octave simulation: 8-16 of 300 small
@@ -34,7 +44,9 @@
  *      of the minimum winning: what the steps k0 .. k0 + B - 1 one by one would leave.
  * Distances and next hops are then plain Floyd-Warshall's, those of the "cpu" kernel where the
  * sums are exact. A value and its next hop are replaced together, the next hop of the winning
- * term's first half.
+ * term's first half. Step 1 and the row strip are the pivot phase (the strip: the pivot block's
+ * row history and the row strip's, one after the other), the column strip and step 3 the slab
+ * phase.
  *
  * Work types (the element of X):
  *   float, double      single and double data (+Inf: no edge; NaN and -Inf are refused)
@@ -110,27 +122,44 @@ template <class T, class TW> struct ap_snap {
   TW *pva, *csa, *cs2a;
 };
 
-/* The np x np work matrix and its next hops (NULL without paths), with where a negative cycle
- * was seen (the smallest 0-based vertex whose distance to itself went below 0; INT_MAX: none). */
+/* One device's slab of the np x np work matrix: X's rows r0 .. r0 + rows - 1 (whole pivot
+ * blocks; X points at row r0, rows np long) and their next hops (NULL without paths), on device
+ * dev, with where a negative cycle was seen in the pivot blocks it closed (the smallest 0-based
+ * vertex whose distance to itself went below 0; INT_MAX: none). One device: r0 0, rows np. */
 template <class T> struct ap_matrix {
   T *X;
   int *N;
-  size_t np;
+  size_t np, r0, rows;
   int *neg;
+  int dev;
+  bool owns(size_t k0) const { return k0 >= r0 && k0 < r0 + rows; }
+  int pivot_rows(size_t k0) const { return owns(k0) ? (int)(k0 - r0) : -1; } /* -1: not here */
 };
 
-/* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m,
- * with `s` the closure's own snapshot buffers (AP_TILE deep). */
+/* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m
+ * (its owner), with `s` the closure's own snapshot buffers (AP_TILE deep). */
 template <class T> void ap_close_block(const ap_matrix<T> &m, size_t k0, int B,
                                        const ap_snap<T, T> &s);
-/* Steps 2 to 4 (apsp_warptile.cu) for pivot block k0 with snapshot buffers s (AP_BLOCK deep). */
-template <class T> void ap_round_rest(const ap_matrix<T> &m, size_t k0,
+/* The pivot phase (apsp_warptile.cu) on the owner: step 1, the snapshot of the pivot block and
+ * its row strip, and the row strip; the strip is then X's rows k0 .. k0 + AP_BLOCK - 1. */
+template <class T> void ap_round_pivot(const ap_matrix<T> &m, size_t k0,
+                                       const ap_snap<T, T> &tile,
+                                       const ap_snap<T, typename ap_work<T>::S> &s);
+/* The slab phase on every device: the snapshot of its column strip, the column strip, and step 4,
+ * from `strip` (AP_BLOCK x np: the owner's, or a copy). */
+template <class T> void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
                                       const ap_snap<T, typename ap_work<T>::S> &s);
-/* Step 2 at either level: the pivot block, its row strip and column strip of the size x size
- * region at `at` (ld: X's row length) into s, B deep, pivot block p. */
+
+/* Step 2 at either level: which of the three pieces to copy (AP_PV | AP_RS | AP_CS) from where in
+ * X (leading dimension ld): the B x B pivot block at row pr, column pc; the row strip, its rows
+ * over `cols` columns; the column strip, its columns over `rows` rows from X's first. */
+enum { AP_PV = 1, AP_RS = 2, AP_CS = 4 };
+struct ap_snap_at {
+  size_t ld, pr, pc, cols, rows;
+  int B, pieces;
+};
 template <class T, class TW>
-void ap_take_snapshot(const T *X, size_t ld, size_t size, size_t p, int B,
-                      const ap_snap<T, TW> &s);
+void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s);
 
 /* The histories of a round with paths (apsp_history.cu), each row or column k as it stood at
  * step k: the pivot block's rows ([k][k'], B x B) and columns ([k'][k]) with their next hops,
@@ -143,15 +172,15 @@ template <class T, class TW> struct ap_hist {
 };
 
 /* A strip of a region of X, evolved step by step (apsp_history.cu): rows p .. p + R - 1 over the
- * region's other columns (ap_strip_rows), or columns p .. p + R - 1 over its other rows
- * (ap_strip_cols). H: the pivot's columns (rows strip) or rows (columns strip) at their steps,
- * Hn the pivot columns' next hops; out, nout, outa: the strip's own history (nout, outa: NULL
- * where not wanted; outa: as words). */
+ * region's columns (ap_strip_rows), or columns p .. p + R - 1 over its rows (ap_strip_cols), the
+ * pivot's own columns or rows (skip .. skip + R - 1; -1: none here) left out. H: the pivot's
+ * columns (rows strip) or rows (columns strip) at their steps, Hn the pivot columns' next hops;
+ * out, nout, outa: the strip's own history (nout, outa: NULL where not wanted; outa: as words). */
 template <class T, class TW> struct ap_strip {
   T *X;
   int *N;
   size_t ld;
-  int p, size; /* the pivot's offset in the region, the region's side */
+  int p, size, skip; /* the strip's offset, the region's side (vectors), the pivot's vectors */
   const T *H;
   const int *Hn;
   int ldh;
@@ -167,12 +196,23 @@ template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s)
  * h.pr, h.pc, h.npc. */
 template <class T> void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
                                             const ap_hist<T, typename ap_work<T>::S> &h);
-/* A round with paths (apsp_history.cu): steps 1 to 3 for pivot block k0. */
-template <class T> void ap_round_hist(const ap_matrix<T> &m, size_t k0,
-                                      const ap_hist<T, typename ap_work<T>::S> &h);
-/* Step 3 with paths (apsp_warptile.cu): the rest from the strips' histories. */
-template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0,
+/* A round with paths (apsp_history.cu). The pivot phase on the owner: step 1 and the row strip;
+ * the strip is then h.pr and h.rs, which lie one after the other (AP_BLOCK x (AP_BLOCK + np)). */
+template <class T> void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
+                                            const ap_hist<T, typename ap_work<T>::S> &h);
+/* The slab phase on every device, from `strip` (the owner's h.pr, or a copy): the column strip
+ * and step 3. */
+template <class T> void ap_round_slab_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
+                                           const ap_hist<T, typename ap_work<T>::S> &h);
+/* Step 3 with paths (apsp_warptile.cu): the rest from the column strip's history and the row
+ * strip's (rs: AP_BLOCK x np). */
+template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
                                      const ap_hist<T, typename ap_work<T>::S> &h);
+
+/* The rounds (apsp_rounds.cu) over `count` slabs that together cover X, each on its device, with
+ * paths where the slabs have next hops; Ctrl-C and progress through a. On a negative cycle they
+ * stop early and the slabs' neg flags say where. */
+template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_apsp_args *a);
 
 /* Every work type. */
 #define AP_INSTANTIATE(MACRO) \

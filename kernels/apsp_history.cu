@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
   constexpr int J = R / 32, V = AP_STRIP_VECS, KC = sizeof(T) > 4 ? 16 : 32, PAD = COLS ? 0 : 1;
   __shared__ __align__(16) T hs[KC][R + PAD];
   const int lane = threadIdx.x % 32, first = blockIdx.x * AP_STRIP_PER_BLOCK;
-  if (first >= s.p && first < s.p + R) return; /* the pivot's own: whole blocks */
+  if (s.skip >= 0 && first >= s.skip && first < s.skip + R) return; /* the pivot's: whole blocks */
   int vec[V];
   bool live[V];
   S v[V][J];
@@ -163,22 +163,32 @@ template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s)
 }
 
 template <class T>
-void ap_round_hist(const ap_matrix<T> &m, size_t k0, const ap_hist<T, typename ap_work<T>::S> &h) {
+void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
+                         const ap_hist<T, typename ap_work<T>::S> &h) {
+  typedef typename ap_work<T>::S TW;
+  const size_t at = (k0 - m.r0) * m.np; /* the row strip's first row */
+  ap_close_block_hist<T>(m, k0, h);
+  ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0, (int)m.np, (int)k0, h.pc, h.npc,
+                          AP_BLOCK, h.rs, NULL, NULL, m.np};
+  ap_strip_rows<T, TW, AP_BLOCK>(rows);
+}
+
+template <class T>
+void ap_round_slab_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
+                        const ap_hist<T, typename ap_work<T>::S> &h) {
   typedef typename ap_work<T>::S TW;
   const int B = AP_BLOCK;
-  ap_close_block_hist<T>(m, k0, h);
-  ap_strip<T, TW> rows = {m.X, m.N, m.np, (int)k0, (int)m.np, h.pc, h.npc, B, h.rs, NULL, NULL,
-                          m.np};
-  ap_strip<T, TW> cols = {m.X, m.N, m.np, (int)k0, (int)m.np, h.pr, NULL, B, h.cs, h.ncs,
-                          sizeof(TW) != sizeof(T) ? h.csa : NULL, (size_t)B};
-  ap_strip_rows<T, TW, AP_BLOCK>(rows);
+  ap_strip<T, TW> cols = {m.X, m.N, m.np, (int)k0, (int)m.rows, m.pivot_rows(k0), strip, NULL, B,
+                          h.cs, h.ncs, sizeof(TW) != sizeof(T) ? h.csa : NULL, (size_t)B};
   ap_strip_cols<T, TW, AP_BLOCK>(cols);
-  ap_rest_hist<T>(m, k0, h);
+  ap_rest_hist<T>(m, k0, strip + (size_t)B * B, h);
 }
 
 #define AP_HISTORY_INSTANCE(T)                                                                   \
-  template void ap_round_hist<T>(const ap_matrix<T> &, size_t,                                   \
-                                 const ap_hist<T, typename ap_work<T>::S> &);                    \
+  template void ap_round_pivot_hist<T>(const ap_matrix<T> &, size_t,                             \
+                                       const ap_hist<T, typename ap_work<T>::S> &);              \
+  template void ap_round_slab_hist<T>(const ap_matrix<T> &, size_t, const T *,                   \
+                                      const ap_hist<T, typename ap_work<T>::S> &);               \
   template void ap_strip_rows<T, typename ap_work<T>::S, AP_TILE>(                               \
       const ap_strip<T, typename ap_work<T>::S> &);                                              \
   template void ap_strip_cols<T, typename ap_work<T>::S, AP_TILE>(                               \

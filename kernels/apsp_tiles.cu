@@ -11,23 +11,23 @@
 
 /* ---- step 2: the snapshot ---- */
 
-/* One flat pass over the three pieces: the pivot block (B x B), the row strip (B x size) and the
- * column strip (size x B); for word operands (TW != T) the pivot block and the column strip also
- * as words. (Only the distances-only round takes a snapshot: with paths the strips keep their
- * histories instead, apsp_history.cu.) */
+/* One flat pass over the pieces asked for: the pivot block (B x B), the row strip (B x cols) and
+ * the column strip (rows x B); for word operands (TW != T) the pivot block and the column strip
+ * also as words. (Only the distances-only round takes a snapshot: with paths the strips keep
+ * their histories instead, apsp_history.cu.) */
 template <class T, class TW>
-__global__ void ap_snapshot(const T *__restrict__ X, size_t ld, size_t size, size_t p, int B,
-                            ap_snap<T, TW> s) {
-  const size_t pieces[3] = {(size_t)B * B, (size_t)B * size, size * B};
+__global__ void ap_snapshot(const T *__restrict__ X, const ap_snap_at at, ap_snap<T, TW> s) {
+  const size_t B = (size_t)at.B;
+  const size_t pieces[3] = {at.pieces & AP_PV ? B * B : 0, at.pieces & AP_RS ? B * at.cols : 0,
+                            at.pieces & AP_CS ? at.rows * B : 0};
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   int piece = 0;
   while (piece < 3 && idx >= pieces[piece]) idx -= pieces[piece++];
   if (piece == 3) return;
-  size_t r, c, row, col;
-  split_index(idx, piece == 1 ? size : (size_t)B, r, c);
-  row = piece == 2 ? r : p + r;
-  col = piece == 1 ? c : p + c;
-  const T v = X[row * ld + col];
+  size_t r, c;
+  split_index(idx, piece == 1 ? at.cols : B, r, c);
+  const size_t row = piece == 2 ? r : at.pr + r, col = piece == 1 ? c : at.pc + c;
+  const T v = X[row * at.ld + col];
   const bool words = !std::is_same<T, TW>::value;
   if (piece == 0) {
     s.pv[idx] = v;
@@ -41,10 +41,11 @@ __global__ void ap_snapshot(const T *__restrict__ X, size_t ld, size_t size, siz
 }
 
 template <class T, class TW>
-void ap_take_snapshot(const T *X, size_t ld, size_t size, size_t p, int B,
-                      const ap_snap<T, TW> &s) {
-  const size_t count = (size_t)B * B + 2 * (size_t)B * size;
-  ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, ld, size, p, B, s);
+void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s) {
+  const size_t B = (size_t)at.B;
+  const size_t count = (at.pieces & AP_PV ? B * B : 0) + (at.pieces & AP_RS ? B * at.cols : 0) +
+                       (at.pieces & AP_CS ? at.rows * B : 0);
+  if (count) ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, at, s);
 }
 
 /* ---- a tile on the diagonal: plain Floyd-Warshall ----
@@ -181,14 +182,15 @@ static dim3 ap_tile_grid(int rows, int cols) {
 template <class T>
 void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s) {
   const size_t ld = m.np;
-  T *X = m.X + k0 * ld + k0;
+  T *X = m.X + (k0 - m.r0) * ld + k0;
   const int tiles = B / AP_TILE;
   for (int t = 0; t < tiles; t++) {
     const size_t p = (size_t)t * AP_TILE;
     ap_fw_tile<T, false><<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg,
                                                ap_fw_rec<T>{});
     if (tiles == 1) break;
-    ap_take_snapshot<T, T>(X, ld, (size_t)B, p, AP_TILE, s);
+    const ap_snap_at at = {ld, p, p, (size_t)B, (size_t)B, AP_TILE, AP_PV | AP_RS | AP_CS};
+    ap_take_snapshot<T, T>(X, at, s);
     ap_job<T, T> row = {}, col = {}, rest = {};
     /* the row strip: pivot (x) row strip, from the copies */
     row.A = s.pv, row.lda = AP_TILE, row.B = s.rs, row.ldb = B, row.old = s.rs, row.ldo = B;
@@ -219,16 +221,16 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
   typedef typename ap_work<T>::S TW;
   const size_t ld = m.np;
   const int B = AP_BLOCK;
-  T *X = m.X + k0 * ld + k0;
-  int *N = m.N + k0 * ld + k0;
+  T *X = m.X + (k0 - m.r0) * ld + k0;
+  int *N = m.N + (k0 - m.r0) * ld + k0;
   for (int t = 0; t < B / AP_TILE; t++) {
     const int p = t * AP_TILE;
     const size_t d = (size_t)p * B + p; /* the tile's place in the histories */
     ap_fw_tile<T, true><<<1, AP_FW_THREADS>>>(X + p * ld + p, N + p * ld + p, ld, (int)k0 + p,
                                               m.neg, ap_fw_rec<T>{h.pr + d, h.pc + d, h.npc + d, B});
-    ap_strip<T, TW> rows = {X, N, ld, p, B, h.pc + d, h.npc + d, B, h.pr + (size_t)p * B, NULL,
-                            NULL, (size_t)B};
-    ap_strip<T, TW> cols = {X, N, ld, p, B, h.pr + d, NULL, B, h.pc + p, h.npc + p, NULL,
+    ap_strip<T, TW> rows = {X, N, ld, p, B, p, h.pc + d, h.npc + d, B, h.pr + (size_t)p * B,
+                            NULL, NULL, (size_t)B};
+    ap_strip<T, TW> cols = {X, N, ld, p, B, p, h.pr + d, NULL, B, h.pc + p, h.npc + p, NULL,
                             (size_t)B};
     ap_strip_rows<T, TW, AP_TILE>(rows);
     ap_strip_cols<T, TW, AP_TILE>(cols);
@@ -248,5 +250,5 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
   template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t,                            \
                                        const ap_hist<T, typename ap_work<T>::S> &);             \
   template void ap_take_snapshot<T, typename ap_work<T>::S>(                                    \
-      const T *, size_t, size_t, size_t, int, const ap_snap<T, typename ap_work<T>::S> &);
+      const T *, const ap_snap_at &, const ap_snap<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_TILES_INSTANCE)

@@ -143,50 +143,73 @@ template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_wo
   ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job);
 }
 
+/* The rest of a slab (step 4, or step 3 with paths), in place: A, the slab's column strip (its
+ * copy or history, as words, AP_BLOCK deep) (x) rs, the strip's row strip. */
 template <class T>
-void ap_round_rest(const ap_matrix<T> &m, size_t k0, const ap_snap<T, typename ap_work<T>::S> &s) {
+static ap_job<typename ap_words<T>::W, typename ap_words<T>::W>
+ap_rest_job(const ap_matrix<T> &m, size_t k0, const typename ap_words<T>::W *A, const T *rs) {
+  typedef typename ap_words<T>::W W;
+  const int E = ap_words<T>::E, B = AP_BLOCK;
+  const size_t ldw = m.np / E;
+  ap_job<W, W> rest = {};
+  rest.A = A, rest.lda = B, rest.B = (const W *)rs, rest.ldb = ldw;
+  rest.old = (const W *)m.X, rest.ldo = ldw, rest.out = (W *)m.X, rest.ldout = ldw;
+  rest.rows = (int)m.rows, rest.cols = (int)ldw, rest.depth = B;
+  rest.skip_r = m.pivot_rows(k0), rest.skip_c = (int)(k0 / E);
+  return rest;
+}
+
+template <class T>
+void ap_round_pivot(const ap_matrix<T> &m, size_t k0, const ap_snap<T, T> &tile,
+                    const ap_snap<T, typename ap_work<T>::S> &s) {
+  typedef typename ap_words<T>::W W;
+  const int E = ap_words<T>::E, B = AP_BLOCK;
+  const size_t np = m.np, ldw = np / E, pr = k0 - m.r0;
+  ap_close_block<T>(m, k0, B, tile);
+  ap_take_snapshot<T, W>(m.X, ap_snap_at{np, pr, k0, np, 0, B, AP_PV | AP_RS}, s);
+  /* the row strip: pivot (x) row strip, from the copies */
+  ap_job<W, W> row = {};
+  row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
+  row.ldo = ldw, row.out = (W *)m.X + pr * ldw, row.ldout = ldw;
+  row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
+  ap_product<T, false>(row);
+}
+
+template <class T>
+void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
+                   const ap_snap<T, typename ap_work<T>::S> &s) {
   typedef typename ap_words<T>::W W;
   const int E = ap_words<T>::E, B = AP_BLOCK;
   const size_t np = m.np, ldw = np / E;
   W *X = (W *)m.X;
-  ap_take_snapshot<T, W>(m.X, np, np, k0, B, s);
-  ap_job<W, W> row = {}, col = {}, rest = {};
-  /* the row strip: pivot (x) row strip, from the copies */
-  row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
-  row.ldo = ldw, row.out = X + k0 * ldw, row.ldout = ldw;
-  row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
-  /* the column strip: column strip (x) pivot, into X and the copy step 4 reads */
-  col.A = s.csa, col.lda = B, col.B = (const W *)s.pv, col.ldb = B / E, col.old = (const W *)s.cs;
+  const W *rs = (const W *)strip;
+  ap_take_snapshot<T, W>(m.X, ap_snap_at{np, 0, k0, 0, m.rows, B, AP_CS}, s);
+  /* the column strip: column strip (x) pivot (the strip's columns k0 ..), into X and the copy
+   * step 4 reads; the owner's pivot rows are final and are read as the pivot */
+  ap_job<W, W> col = {};
+  col.A = s.csa, col.lda = B, col.B = rs + k0 / E, col.ldb = ldw, col.old = (const W *)s.cs;
   col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
-  col.rows = (int)np, col.cols = B / E, col.depth = B, col.skip_r = -1, col.skip_c = -1;
-  /* the rest, in place */
-  rest.A = s.cs2a, rest.lda = B, rest.B = X + k0 * ldw, rest.ldb = ldw, rest.old = X;
-  rest.ldo = ldw, rest.out = X, rest.ldout = ldw, rest.rows = (int)np, rest.cols = (int)ldw;
-  rest.depth = B, rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
-  ap_product<T, false>(row);
+  col.rows = (int)m.rows, col.cols = B / E, col.depth = B, col.skip_r = m.pivot_rows(k0);
+  col.skip_c = -1;
   ap_product<T, false>(col);
-  ap_product<T, false>(rest);
+  ap_product<T, false>(ap_rest_job<T>(m, k0, s.cs2a, strip));
 }
 
 /* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
  * and the row strip's, in place. */
 template <class T>
-void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const ap_hist<T, typename ap_work<T>::S> &h) {
-  typedef typename ap_words<T>::W W;
-  const int E = ap_words<T>::E, B = AP_BLOCK;
-  const size_t np = m.np, ldw = np / E;
-  ap_job<W, W> rest = {};
-  rest.A = h.csa, rest.lda = B, rest.B = (const W *)h.rs, rest.ldb = ldw;
-  rest.old = (const W *)m.X, rest.ldo = ldw, rest.out = (W *)m.X, rest.ldout = ldw;
-  rest.na = h.ncs, rest.ldna = B, rest.nout = m.N, rest.ldnout = np;
-  rest.rows = (int)np, rest.cols = (int)ldw, rest.depth = B;
-  rest.skip_r = (int)k0, rest.skip_c = (int)(k0 / E);
+void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
+                  const ap_hist<T, typename ap_work<T>::S> &h) {
+  auto rest = ap_rest_job<T>(m, k0, h.csa, rs);
+  rest.na = h.ncs, rest.ldna = AP_BLOCK, rest.nout = m.N, rest.ldnout = m.np;
   ap_product<T, true>(rest);
 }
 
 #define AP_WARPTILE_INSTANCE(T)                                                             \
-  template void ap_round_rest<T>(const ap_matrix<T> &, size_t,                              \
+  template void ap_round_pivot<T>(const ap_matrix<T> &, size_t, const ap_snap<T, T> &,      \
+                                  const ap_snap<T, typename ap_work<T>::S> &);              \
+  template void ap_round_slab<T>(const ap_matrix<T> &, size_t, const T *,                   \
                                  const ap_snap<T, typename ap_work<T>::S> &);               \
-  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t,                               \
+  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const T *,                    \
                                 const ap_hist<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_WARPTILE_INSTANCE)

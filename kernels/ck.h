@@ -81,6 +81,17 @@ ck_status ck_device_query_at(int dev, ck_device_info *info);
 /* Wait for all device work; reports an error a kernel left behind. */
 ck_status ck_device_sync(void);
 
+/* A list of devices for work spread over several (spread.c, apsp_host.c): 0-based; a device may
+ * be listed twice, which runs two workers on it (for tests). */
+#define CK_SPREAD_WORKERS 8
+typedef struct {
+  int count;
+  int devices[CK_SPREAD_WORKERS];
+  int copy_always; /* device operands: copied to every worker's device, its own too (tests) */
+} ck_devices;
+/* CK_ERR_INVALID unless 1 to CK_SPREAD_WORKERS devices, each one that exists. */
+ck_status ck_devices_check(const ck_devices *d);
+
 /* Device allocations go through these so the package can count what it holds (leak tests) and
  * tests can impose an artificial limit to exercise the out-of-memory path without 80 GB inputs. */
 ck_status ck_dev_alloc(void **p, size_t bytes);
@@ -185,13 +196,20 @@ typedef struct {
   /* Called about once a second: rounds done of total. NULL: silent. */
   void (*progress)(void *ctx, size_t done, size_t total);
   void *ctx;
+  /* The GPU part: the devices that share the rows of the work (NULL: the current device alone);
+   * ck_apsp_default gives the default. */
+  const ck_devices *devices;
   size_t cycle_vertex; /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
 } ck_apsp_args;
 
 /* Host arrays in and out; the CPU kernel runs here without a GPU. */
 ck_status ck_apsp(ck_apsp_args *a);
-/* Device arrays in and out; allocates and frees its own scratch. */
+/* Device arrays in and out, on the current device (the other devices work on copies of their
+ * rows); allocates and frees its own scratch. */
 ck_status ck_apsp_device(ck_apsp_args *a);
+/* The devices a call of n vertices takes by default: every visible device (up to
+ * CK_SPREAD_WORKERS) from 8192 vertices on (apsp_host.c), below that the current device. */
+void ck_apsp_default(size_t n, ck_devices *d);
 /* The CPU reference (plain Floyd-Warshall, OpenMP over columns); a->kernel is not read. */
 ck_status ck_apsp_cpu(ck_apsp_args *a);
 /* Timing of the device call on a random complete graph of class t (weights 0..999), with the
@@ -248,15 +266,8 @@ ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product 
                         const ck_timing *tm);
 
 /* ---- products over several devices (spread.c) ----
- * C's columns cut into one panel per entry of `devices` (0-based; a device may be listed twice,
- * which runs two workers on it: for tests), each computed on its device by the one-device code,
- * with the same result. */
-#define CK_SPREAD_WORKERS 8
-typedef struct {
-  int count;
-  int devices[CK_SPREAD_WORKERS];
-  int copy_always; /* device operands: copied to every worker's device, its own too (tests) */
-} ck_devices;
+ * C's columns cut into one panel per entry of `devices` (ck_devices), each computed on its device
+ * by the one-device code, with the same result. */
 /* Host arrays: host_fn (ck_minplus or ck_matmul) on each panel. */
 ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_devices *d);
 /* Device arrays on the current device (C and K too): device_fn (ck_minplus_device or

@@ -287,6 +287,22 @@ static cudaMemPool_t device_pool(int dev) {
   return pool_state[dev] == 1 ? pools[dev] : NULL;
 }
 
+/* Peer access does not reach pool allocations (they follow cudaMemPoolSetAccess, not
+ * cudaDeviceEnablePeerAccess), so both are granted. */
+void ck_device_peer(int peer) {
+  const int dev = ck_device_current();
+  int can = 0;
+  if (dev == peer || cudaDeviceCanAccessPeer(&can, dev, peer) != cudaSuccess || !can) {
+    (void)cudaGetLastError(); /* copies go through the host */
+    return;
+  }
+  if (cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess) (void)cudaGetLastError(); /* already */
+  cudaMemPool_t pool = device_pool(peer);
+  struct cudaMemAccessDesc access = {{cudaMemLocationTypeDevice, dev},
+                                     cudaMemAccessFlagsProtReadWrite};
+  if (pool && cudaMemPoolSetAccess(pool, &access, 1) != cudaSuccess) (void)cudaGetLastError();
+}
+
 static cudaError_t pool_alloc(void **p, size_t bytes) {
   if (!device_pool(ck_device_current())) return cudaMalloc(p, bytes);
   cudaError_t e = cudaMallocAsync(p, bytes, 0);

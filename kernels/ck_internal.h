@@ -32,6 +32,9 @@ ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int 
 void ck_device_forget(void);
 /* Whether device dev has a context made by this package (what a reset must reset). */
 int ck_device_used(int dev);
+/* Let the current device read and write device peer's memory, its pool's blocks too, where the
+ * GPUs allow it (otherwise copies between them go through the host, by the driver). */
+void ck_device_peer(int peer);
 /* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
 int ck_device_sms(void);
 
@@ -97,6 +100,20 @@ size_t ck_dev_budget(void);
 /* min(C, Ct) with Octave's rules, K = Kt + k0 where Ct wins (minplus.cu): slices of k. */
 ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *dCt,
                                   const double *dKt, size_t count, size_t k0);
+
+/* One device's share of a shortest-path call (apsp_host.c plans the shares, apsp.cu runs them):
+ * rows r0 .. r0 + rows - 1 of the work matrix (whole pivot blocks of the padded n), which hold
+ * W's columns r0 .. min (r0 + rows, n) - 1; W, D and P (NULL: no paths) point at those columns,
+ * on device dev. D may be W. */
+typedef struct {
+  int dev;
+  size_t r0, rows;
+  const void *W;
+  void *D;
+  int32_t *P;
+} ck_apsp_part;
+ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
+size_t ck_apsp_block(void); /* the pivot block: the shares' unit */
 
 /* Time `run(ctx)` with CUDA events on the default stream: `warmup` untimed runs, then `reps` timed
  * ones into times_ms. */

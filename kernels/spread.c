@@ -57,14 +57,6 @@ static ck_product panel_of(const worker *w) {
   return q;
 }
 
-static void enable_peer(int dev, int source) {
-  int can = 0;
-  if (cudaDeviceCanAccessPeer(&can, dev, source) == cudaSuccess && can &&
-      cudaDeviceEnablePeerAccess(source, 0) == cudaSuccess)
-    return;
-  (void)cudaGetLastError(); /* already enabled, or not possible: copies go through the host */
-}
-
 static ck_status peer_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes) {
   if (bytes == 0) return CK_OK;
   CK_CUDA(cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, 0), "copying between devices");
@@ -75,7 +67,7 @@ static ck_status peer_copy(void *dst, int dst_dev, const void *src, int src_dev,
 static ck_status copied_panel(const worker *w, const ck_product *q) {
   const spread_plan *pl = w->plan;
   const size_t es = ck_dtype_size(q->t), m = q->m, k = q->k, n = q->n;
-  if (w->dev != pl->source) enable_peer(w->dev, pl->source);
+  ck_device_peer(pl->source);
   ck_product d = *q;
   void *dA = NULL, *dB = NULL, *dC = NULL, *dK = NULL;
   ck_status s;
@@ -141,14 +133,19 @@ static ck_status first_failure(const worker *ws, int count) {
   return CK_OK;
 }
 
-static ck_status spread(spread_plan *pl, const ck_devices *d) {
-  const ck_product *p = pl->p;
+ck_status ck_devices_check(const ck_devices *d) {
   if (d->count < 1 || d->count > CK_SPREAD_WORKERS)
-    return ck_fail(CK_ERR_INVALID, "a product is spread over 1 to %d devices", CK_SPREAD_WORKERS);
+    return ck_fail(CK_ERR_INVALID, "work is spread over 1 to %d devices", CK_SPREAD_WORKERS);
   for (int i = 0; i < d->count; i++)
     if (d->devices[i] < 0 || d->devices[i] >= ck_device_count())
       return ck_fail(CK_ERR_INVALID, "there is no device %d: the devices are 1 to %d",
                      d->devices[i] + 1, ck_device_count());
+  return CK_OK;
+}
+
+static ck_status spread(spread_plan *pl, const ck_devices *d) {
+  const ck_product *p = pl->p;
+  CK_TRY(ck_devices_check(d));
   if (p->m == 0 || p->n == 0) return CK_OK;
   if (pl->on_device) /* the workers' copies start on other streams: the operands must be ready */
     CK_CUDA(cudaDeviceSynchronize(), "waiting for the operands");

@@ -34,7 +34,8 @@
  *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL [, DEVICES])  -> ID of C
  *   __cudakernels__ ("spread_copies" [, TF])            -> (for tests) whether gpu_array operands
  *                                                          are copied to every device of a spread
- *                                                          product, their own too; set to TF
+ *                                                          product or shortest-path call, their
+ *                                                          own too; set to TF
  *   __cudakernels__ ("minplus_pages", A, B, KERNEL, M, K, N, IA, IB) -> C (m x n*pages), and K
  *   __cudakernels__ ("matmul_pages", A, B, KERNEL, M, K, N, IA, IB)  -> C (m x n*pages)
  *   __cudakernels__ ("minplus_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB) -> ID of C, of K
@@ -44,8 +45,9 @@
  *                                                          batched runs and single pages so far
  *   __cudakernels__ ("pages_time", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS) -> times in ms
  *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
- *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE)        -> D, and P (int32) if asked for
- *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE)       -> ID of D, and of P if asked for
+ *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE [, DEVICES]) -> D, and P (int32) if asked for;
+ *                                                          DEVICES (1-based) share the rows
+ *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE [, DEVICES]) -> ID of D, and of P if asked for
  *   __cudakernels__ ("apsp_time", CLASS, N, WARMUP, REPS [, "paths"]) -> times in ms
  *   __cudakernels__ ("apsp_path")                       -> work type of the last device call
  *   __cudakernels__ ("path_dev", IDP, N, S, T)          -> [lengths, vertices of the paths]

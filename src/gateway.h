@@ -46,10 +46,13 @@ typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
 
 /* gw_device.c */
 command_fn cmd_available, cmd_info, cmd_device_count, cmd_device_select, cmd_kernels, cmd_cublas,
-    cmd_sync, cmd_reset, cmd_memory, cmd_test_alloc_limit;
+    cmd_sync, cmd_reset, cmd_memory, cmd_test_alloc_limit, cmd_spread_copies;
+/* gw_device.c: DEVICES as a caller wrote it (1-based; NULL or empty: `fallback`, the call's
+ * default), with the tests' "spread_copies" flag */
+ck_devices gw_devices(const mxArray *a, const ck_devices *fallback);
 /* gw_products.c */
 command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
-    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev, cmd_spread_copies;
+    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
 /* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
 int get_minplus_kernel(const mxArray *a);
 int get_matmul_kernel(const mxArray *a);

@@ -51,9 +51,16 @@ static void check_classes(ck_dtype t) {
     gw_fail_invalid("W must be double, single or an integer class up to 32 bits");
 }
 
-/* "apsp", W, KERNEL ("gpu" or "cpu"), VERBOSE -> D [, P] */
+/* DEVICES of a call of n vertices (1-based; empty: the default). */
+static ck_devices get_devices(const mxArray *a, size_t n) {
+  ck_devices d;
+  ck_apsp_default(n, &d);
+  return gw_devices(a, &d);
+}
+
+/* "apsp", W, KERNEL ("gpu" or "cpu"), VERBOSE [, DEVICES] -> D [, P] */
 void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 3, "\"apsp\", W, KERNEL, VERBOSE");
+  if (nrhs != 4) gw_need_args(nrhs, 3, "\"apsp\", W, KERNEL, VERBOSE [, DEVICES]");
   ck_dtype t = gw_matrix_dtype(prhs[0], "W");
   check_classes(t);
   size_t n = mxGetM(prhs[0]);
@@ -63,6 +70,14 @@ void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   int kernel = !strcmp(name, "gpu") ? CK_APSP_GPU : !strcmp(name, "cpu") ? CK_APSP_CPU : -1;
   if (kernel < 0) gw_fail_invalid("KERNEL must be \"gpu\" or \"cpu\"");
   ck_apsp_args a = apsp_args(t, kernel, n, get_flag(prhs[2], "VERBOSE"));
+  ck_devices d;
+  if (kernel == CK_APSP_CPU && nrhs > 3 && mxGetNumberOfElements(prhs[3]) > 0)
+    gw_fail_invalid("the cpu kernel runs on the CPU: DEVICES does not apply");
+  if (kernel == CK_APSP_GPU) {
+    gw_check(ck_device_init());
+    d = get_devices(nrhs > 3 ? prhs[3] : NULL, n);
+    a.devices = &d;
+  }
   mxArray *D = mxCreateUninitNumericMatrix((mwSize)n, (mwSize)n, gw_class_of(t), mxREAL);
   mxArray *P = nlhs > 1 ? mxCreateUninitNumericMatrix((mwSize)n, (mwSize)n, mxINT32_CLASS, mxREAL)
                         : NULL;
@@ -79,9 +94,9 @@ void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (P) plhs[1] = P;
 }
 
-/* "apsp_dev", IDW, N, VERBOSE -> IDD [, IDP] */
+/* "apsp_dev", IDW, N, VERBOSE [, DEVICES] -> IDD [, IDP] */
 void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 3, "\"apsp_dev\", IDW, N, VERBOSE");
+  if (nrhs != 4) gw_need_args(nrhs, 3, "\"apsp_dev\", IDW, N, VERBOSE [, DEVICES]");
   ck_dtype t;
   size_t numel;
   void *w;
@@ -90,6 +105,8 @@ void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   size_t n = gw_size(prhs[1], "N");
   if (numel != n * n) gw_fail_invalid("N does not match the array");
   ck_apsp_args a = apsp_args(t, CK_APSP_GPU, n, get_flag(prhs[2], "VERBOSE"));
+  const ck_devices devices = get_devices(nrhs > 3 ? prhs[3] : NULL, n);
+  a.devices = &devices;
   ck_array_id idd = 0, idp = 0;
   void *d = NULL, *p = NULL;
   gw_check(ck_array_create(t, numel, &idd, &d));

@@ -126,3 +126,30 @@ void cmd_test_alloc_limit(int nlhs, mxArray *plhs[], int nrhs, const mxArray *pr
   ck_dev_set_limit(gw_size(prhs[0], "BYTES"));
 }
 
+/* Set by "spread_copies" (tests): the device operands of work spread over devices (products,
+ * shortest paths) are copied to every device, their own too. */
+static int copy_always = 0;
+
+void cmd_spread_copies(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  if (nrhs > 1) gw_need_args(nrhs, 1, "\"spread_copies\" [, TF]");
+  plhs[0] = mxCreateLogicalScalar(copy_always != 0);
+  if (nrhs == 1) {
+    if (!mxIsLogicalScalar(prhs[0])) (void)gw_scalar(prhs[0], "TF");
+    copy_always = mxIsLogicalScalar(prhs[0]) ? mxIsLogicalScalarTrue(prhs[0]) : mxGetScalar(prhs[0]) != 0;
+  }
+}
+
+ck_devices gw_devices(const mxArray *a, const ck_devices *fallback) {
+  ck_devices d = *fallback;
+  const size_t count = a ? mxGetNumberOfElements(a) : 0;
+  if (count > 0) {
+    if (!mxIsDouble(a) || mxIsComplex(a) || count > CK_SPREAD_WORKERS)
+      gw_fail_invalid("DEVICES must be a vector of at most 8 device numbers");
+    memset(&d, 0, sizeof d);
+    d.count = (int)count;
+    for (size_t i = 0; i < count; i++) d.devices[i] = gw_device_number(mxGetPr(a)[i]);
+  }
+  d.copy_always = copy_always;
+  return d;
+}

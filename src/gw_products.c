@@ -27,34 +27,11 @@ int get_matmul_kernel(const mxArray *a) {
   return get_kernel(a, ck_matmul_kernel_id, "matmul");
 }
 
-/* Set by "spread_copies" (tests): device operands are copied to every worker's device. */
-static int copy_always = 0;
-
-void cmd_spread_copies(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  if (nrhs > 1) gw_need_args(nrhs, 1, "\"spread_copies\" [, TF]");
-  plhs[0] = mxCreateLogicalScalar(copy_always != 0);
-  if (nrhs == 1) {
-    if (!mxIsLogicalScalar(prhs[0])) (void)gw_scalar(prhs[0], "TF");
-    copy_always = mxIsLogicalScalar(prhs[0]) ? mxIsLogicalScalarTrue(prhs[0]) : mxGetScalar(prhs[0]) != 0;
-  }
-}
-
 /* DEVICES of a product (1-based; empty: the default for p's shape on the current device). */
 static ck_devices get_devices(const mxArray *a, const ck_product *p) {
   ck_devices d;
-  const size_t count = a ? mxGetNumberOfElements(a) : 0;
-  if (count == 0) {
-    ck_spread_default(p, &d);
-  } else {
-    if (!mxIsDouble(a) || mxIsComplex(a) || count > CK_SPREAD_WORKERS)
-      gw_fail_invalid("DEVICES must be a vector of at most 8 device numbers");
-    memset(&d, 0, sizeof d);
-    d.count = (int)count;
-    for (size_t i = 0; i < count; i++) d.devices[i] = gw_device_number(mxGetPr(a)[i]);
-  }
-  d.copy_always = copy_always;
-  return d;
+  ck_spread_default(p, &d);
+  return gw_devices(a, &d);
 }
 
 /* prhs = A, B (host matrices of class t, inner dimensions agreeing) into p; C (and K) are set by

@@ -20,18 +20,21 @@
 ## @item matmul single (cuBLAS) at @qcode{"matmul"} (default 16384), alike.
 ## @item The default's threshold: host-array single products of
 ## @qcode{"sweep"} sizes, one device against the spread.
+## @item gpu_apsp single at @qcode{"apsp"} (default 16384 and 32768) on a
+## gpu_array on device 1, without and with @var{P}.
 ## @end enumerate
 ##
 ## Operands are integers 0..999 of the class; every spread result is checked
 ## against the one-device result (exactly for min-plus).  Options:
 ## @qcode{"classes"} (default @code{@{"single", "int16"@}}), @qcode{"sizes"},
-## @qcode{"matmul"}, @qcode{"sweep"}, @qcode{"reps"} (default 3),
+## @qcode{"matmul"}, @qcode{"sweep"}, @qcode{"apsp"}, @qcode{"reps"} (default 3),
 ## @qcode{"spread"}, @qcode{"csv"}.
 ## @end deftypefn
 
 function bench_devices (varargin)
   o = struct ("classes", {{"single", "int16"}}, "sizes", [16384 32768], "matmul", 16384, ...
-              "sweep", [1024 2048 4096 8192], "reps", 3, "spread", [], "csv", "");
+              "sweep", [1024 2048 4096 8192], "apsp", [16384 32768], "reps", 3, "spread", [],
+              "csv", "");
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
@@ -68,6 +71,10 @@ function bench_devices (varargin)
   for n = o.sweep
     rows = [rows; measure(@gpu_minplus, "minplus", "single", n, o, {"host"})];
   endfor
+  printf ("\n# gpu_apsp single on a gpu_array (op apsp: D alone; apsp+P: D and P)\n");
+  for n = o.apsp
+    rows = [rows; measure_apsp(n, o)];
+  endfor
   if (! isempty (o.csv))
     fid = fopen (o.csv, "w");
     fprintf (fid, "op,class,input,n,devices,ms_one,ms_spread,speedup\n");
@@ -94,18 +101,45 @@ function rows = measure (op, name, cls, n, o, inputs)
     else
       X = A; Y = B;
     endif
-    [t1, R] = timed (op, X, Y, 1, o.reps);
-    [ts, S] = timed (op, X, Y, o.spread, o.reps);
+    [t1, R] = timed (@(d) op (X, Y, "devices", d), 1, o.reps);
+    [ts, S] = timed (@(d) op (X, Y, "devices", d), o.spread, o.reps);
     if (strcmp (name, "minplus"))
       assert (isequal (S, R), "%s %s n = %d: the spread result differs", name, cls, n);
     else
       assert (S, R, 1e-4 * max (abs (R(:))));
     endif
     clear X Y R S
-    printf ("%-8s %-7s %-7s %6d %11.2f %11.2f %9.2f %9.2f %7.2fx\n", name, cls, in{1}, n,
-            1e3 * t1, 1e3 * ts, work / t1 / 1e12, work / ts / 1e12, t1 / ts);
-    rows(end+1, :) = {name, cls, in{1}, n, 1e3 * t1, 1e3 * ts, t1 / ts};
+    rows(end+1, :) = report (name, cls, in{1}, n, work, t1, ts);
   endfor
+endfunction
+
+function row = report (name, cls, input, n, work, t1, ts)
+  printf ("%-8s %-7s %-7s %6d %11.2f %11.2f %9.2f %9.2f %7.2fx\n", name, cls, input, n,
+          1e3 * t1, 1e3 * ts, work / t1 / 1e12, work / ts / 1e12, t1 / ts);
+  row = {name, cls, input, n, 1e3 * t1, 1e3 * ts, t1 / ts};
+endfunction
+
+## gpu_apsp on a gpu_array of random weights 0..999 on device 1: D and P must
+## be one device's bit for bit.
+function rows = measure_apsp (n, o)
+  rows = {};
+  W = gpu_array (operand (n, "single"), "device", 1);
+  for paths = [false true]
+    [t1, R] = timed (@(d) apsp_call (W, d, paths), 1, o.reps);
+    [ts, S] = timed (@(d) apsp_call (W, d, paths), o.spread, o.reps);
+    assert (isequal (S, R), "gpu_apsp n = %d: the spread result differs", n);
+    clear R S
+    rows(end+1, :) = report (merge (paths, "apsp+P", "apsp"), "single", "device", n, n^3, t1, ts);
+  endfor
+endfunction
+
+function r = apsp_call (W, devices, paths)
+  if (paths)
+    [D, P] = gpu_apsp (W, "devices", devices);
+    r = {D, P};
+  else
+    r = {gpu_apsp(W, "devices", devices)};
+  endif
 endfunction
 
 ## Integers 0..999 of the class, made without a double copy of the matrix.
@@ -116,16 +150,16 @@ function X = operand (n, cls)
   endif
 endfunction
 
-## Median wall time of whole calls (the result ready on its device), and the
-## last result gathered.
-function [t, C] = timed (op, X, Y, devices, reps)
-  C = op (X, Y, "devices", devices);   # warm-up: contexts, handles, pools
+## Median wall time of whole calls f (devices) (the result ready on its
+## device), and the last result gathered (a cell of them: each).
+function [t, C] = timed (f, devices, reps)
+  C = f (devices);   # warm-up: contexts, handles, pools
   clear C
   times = zeros (1, reps);
   for r = 1:reps
     __cudakernels__ ("sync");
     t0 = tic ();
-    C = op (X, Y, "devices", devices);
+    C = f (devices);
     __cudakernels__ ("sync");
     times(r) = toc (t0);
     if (r < reps)
@@ -133,7 +167,15 @@ function [t, C] = timed (op, X, Y, devices, reps)
     endif
   endfor
   t = median (times);
-  if (isa (C, "gpu_array"))
-    C = gather (C);
+  if (iscell (C))
+    C = cellfun (@host, C, "UniformOutput", false);
+  else
+    C = host (C);
+  endif
+endfunction
+
+function X = host (X)
+  if (isa (X, "gpu_array"))
+    X = gather (X);
   endif
 endfunction

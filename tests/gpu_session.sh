@@ -86,7 +86,7 @@ has_step sumbench && bench_step bench_sum.txt "sum benchmark" \
 if has_step devices; then
   gpus=$(nvidia-smi -L | wc -l)
   args=${DEVICES_ARGS:-}
-  [[ -z $args && $gpus -lt 2 ]] && args="'sizes', 16384, 'sweep', [1024 4096]"
+  [[ -z $args && $gpus -lt 2 ]] && args="'sizes', 16384, 'sweep', [1024 4096], 'apsp', [8192 16384]"
   bench_step bench_devices.txt "one GPU against all of them ($gpus visible)" \
     "bench_devices (${args:+$args, }'csv', '$out/bench_devices.csv');"
 fi

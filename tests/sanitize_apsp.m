@@ -7,7 +7,9 @@
 ## @command{compute-sanitizer}: each work type (single, double, the 32-bit and
 ## packed 16-bit DPX forms, integers in double), one round and several, with
 ## and without the paths, zero-weight cycles, gpu_array input, the path walk, a negative cycle,
-## bad input, the interrupt and the out-of-memory path.  Prints
+## bad input, the interrupt and the out-of-memory path; and the rows shared
+## among two and three shares on one GPU (@qcode{"devices"}, the strip copies
+## between them and a gpu_array's rows copied).  Prints
 ## @samp{sanitize_apsp: OK}; errors out on a result that differs from the CPU
 ## reference.
 ## @end deftypefn
@@ -39,6 +41,7 @@ function sanitize_apsp ()
       gpu_path (P, 1, n);
     endfor
   endfor
+  shares ();
   G = gpu_array (single (C));
   [DG, PG] = gpu_apsp (G);
   gpu_path (PG, [1 2 3], [3 2 1]);
@@ -58,6 +61,28 @@ function sanitize_apsp ()
     error ("sanitize_apsp: device memory left behind");
   endif
   printf ("sanitize_apsp: OK\n");
+endfunction
+
+## Three and two shares of a graph of 3 blocks, every work type's slab phase.
+function shares ()
+  C = randi ([0 9], 600); C(rand (600) > 0.02) = Inf;
+  for cls = {"single", "double", "int32", "int16"}
+    W = cast (C, cls{1});
+    if (isinteger (W))
+      W(isinf (C)) = intmax (cls{1});
+    endif
+    [D, P] = gpu_apsp (W, "devices", [1 1 1]);
+    [Dr, Pr] = gpu_apsp (W, "devices", 1);
+    if (! isequal (D, Dr) || ! isequal (P, Pr) || ! isequal (gpu_apsp (W, "devices", [1 1]), Dr))
+      error ("sanitize_apsp: %s on three shares differs from one", cls{1});
+    endif
+  endfor
+  old = __cudakernels__ ("spread_copies", true);
+  [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
+  __cudakernels__ ("spread_copies", old);
+  if (! isequal (gather (D), Dr) || ! isequal (gather (P), Pr))
+    error ("sanitize_apsp: a gpu_array's copied rows give another result");
+  endif
 endfunction
 
 function expect_error (f, id)

@@ -94,7 +94,7 @@ function [kernel, devices] = parse_options (caller, op, default, aliases, opts)
   endif
   for i = 1:2:numel (opts)
     if (ischar (opts{i}) && strcmpi (opts{i}, "devices"))
-      devices = parse_devices (caller, opts{i+1});
+      devices = ck_devices_arg (caller, opts{i+1});
       continue;
     endif
     if (! ischar (opts{i}) || ! strcmpi (opts{i}, "kernel"))
@@ -112,18 +112,6 @@ function [kernel, devices] = parse_options (caller, op, default, aliases, opts)
              caller, value, strjoin (names, ", "));
     endif
   endfor
-endfunction
-
-## A list of device numbers (1-based, as gpu_device numbers them): a nonempty
-## row of at most 8 positive integers; whether each exists the gateway checks.
-function d = parse_devices (caller, value)
-  if (! isnumeric (value) || ! isreal (value) || isempty (value) || ! isvector (value)
-      || numel (value) > 8 || any (value != fix (value)) || any (value < 1))
-    error ("cudakernels:invalidinput",
-           "%s: \"devices\" takes a list of 1 to 8 device numbers, as gpu_device () shows them",
-           caller);
-  endif
-  d = double (value(:)');
 endfunction
 
 function c = supported_classes (op)

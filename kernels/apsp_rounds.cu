@@ -1,0 +1,268 @@
+/* The rounds of blocked Floyd-Warshall (apsp.cuh) over one device's slab of the work matrix or
+ * several devices' slabs: the buffers of each slab, the pivot strip's exchange between devices,
+ * and the pacing that lets Ctrl-C and a negative cycle stop a call within a round or two.
+ *
+ * One host thread queues every device's work on that device's default stream, round by round:
+ *   1. the owner's pivot phase, then an event;
+ *   2. each other device waits for that event and copies the strip into its own buffer, on its
+ *      own stream (peer to peer where the GPUs allow it, through the host otherwise, both by the
+ *      driver), then an event;
+ *   3. every device's slab phase, from the strip (the owner's own, or its copy);
+ *   4. the owner's stream waits for the copies before anything it queues next: the next round
+ *      rewrites the rows (or the histories) the strip was read from.
+ * A device's copy and its slab phase follow its previous slab phase on its stream, so one buffer
+ * per device is enough. Streams of one device (tests: a device listed twice) are one stream. */
+#include <limits.h>
+#include <time.h>
+
+#include <new>
+
+#include "apsp.cuh"
+
+/* Consecutive 16-byte-aligned pieces of one device block. */
+struct ap_carve {
+  char *p;
+  void *take(size_t bytes) {
+    char *q = p;
+    p += (bytes + 15) / 16 * 16;
+    return q;
+  }
+};
+
+/* Snapshot buffers of one level for a slab of `rows` rows of np, B deep; `words`: the warptile
+ * level of 16-bit work, whose A operands are 32-bit words. */
+template <class T, class TW> struct ap_snap_mem {
+  ap_snap<T, TW> s;
+  void *block;
+  ck_status alloc(size_t np, size_t rows, size_t B) {
+    const bool words = sizeof(TW) != sizeof(T);
+    const size_t pv = B * B, rs = B * np, cs = rows * B;
+    size_t bytes = sizeof(T) * (pv + rs + 2 * cs) + (words ? sizeof(TW) * (pv + 2 * cs) : 0) +
+                   16 * 16;
+    CK_TRY(ck_dev_alloc(&block, bytes));
+    ap_carve c = {(char *)block};
+    s.pv = (T *)c.take(sizeof(T) * pv);
+    s.rs = (T *)c.take(sizeof(T) * rs);
+    s.cs = (T *)c.take(sizeof(T) * cs);
+    s.cs2 = (T *)c.take(sizeof(T) * cs);
+    s.pva = words ? (TW *)c.take(sizeof(TW) * pv) : (TW *)s.pv;
+    s.csa = words ? (TW *)c.take(sizeof(TW) * cs) : (TW *)s.cs;
+    s.cs2a = words ? (TW *)c.take(sizeof(TW) * cs) : (TW *)s.cs2;
+    return CK_OK;
+  }
+};
+
+/* The histories of a round with paths (apsp.cuh) for a slab of `rows` rows of np: pr and rs one
+ * after the other, the strip the other devices copy. */
+template <class T, class TW> struct ap_hist_mem {
+  ap_hist<T, TW> h;
+  void *block;
+  ck_status alloc(size_t np, size_t rows) {
+    const size_t B = AP_BLOCK, pv = B * B, strip = B * np, cs = rows * B;
+    const bool words = sizeof(TW) != sizeof(T);
+    const size_t bytes = sizeof(T) * (2 * pv + strip + cs) + sizeof(int) * (pv + cs) +
+                         (words ? sizeof(TW) * cs : 0) + 8 * 16;
+    CK_TRY(ck_dev_alloc(&block, bytes));
+    ap_carve c = {(char *)block};
+    h.pr = (T *)c.take(sizeof(T) * pv); /* whole 16-byte pieces: rs follows pr directly */
+    h.rs = (T *)c.take(sizeof(T) * strip);
+    h.pc = (T *)c.take(sizeof(T) * pv);
+    h.cs = (T *)c.take(sizeof(T) * cs);
+    h.npc = (int *)c.take(sizeof(int) * pv);
+    h.ncs = (int *)c.take(sizeof(int) * cs);
+    h.csa = words ? (TW *)c.take(sizeof(TW) * cs) : (TW *)h.cs;
+    return CK_OK;
+  }
+};
+
+/* At most this many rounds are queued ahead of the one the host waits for: enough to keep the GPU
+ * busy between them, few enough that Ctrl-C and a negative cycle end the call within a round or
+ * two. */
+#define AP_IN_FLIGHT 2
+
+/* What one slab's device holds for the rounds besides the slab. */
+template <class T> struct ap_slab_run {
+  typedef typename ap_work<T>::S TW;
+  ap_matrix<T> m;
+  ap_snap_mem<T, TW> big;
+  ap_snap_mem<T, T> tile;
+  ap_hist_mem<T, TW> hist;
+  T *copy;                   /* the owner's strip, when another device owns the pivot */
+  cudaEvent_t pivot, copied; /* this device's pivot phase done; its copy of the strip done */
+  cudaEvent_t done[AP_IN_FLIGHT];
+  int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
+
+  bool paths() const { return m.N != NULL; }
+  const T *strip() const { /* where this device's strip lies when it owns the pivot */
+    return paths() ? hist.h.pr : m.X;
+  }
+  static size_t strip_elems(size_t np, bool paths) {
+    return (size_t)AP_BLOCK * (np + (paths ? AP_BLOCK : 0));
+  }
+};
+
+static double ap_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+template <class T> static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, int *neg_host) {
+  const size_t np = r.m.np, rows = r.m.rows;
+  CK_TRY(ck_device_use(r.m.dev));
+  r.neg_host = neg_host;
+  for (int i = 0; i < AP_IN_FLIGHT; i++) r.neg_host[i] = INT_MAX;
+  if (r.paths()) CK_TRY(r.hist.alloc(np, rows));
+  else {
+    CK_TRY(r.big.alloc(np, rows, AP_BLOCK));
+    CK_TRY(r.tile.alloc(AP_BLOCK, AP_BLOCK, AP_TILE));
+  }
+  if (count > 1) {
+    CK_TRY(ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T>::strip_elems(np, r.paths())));
+    CK_CUDA(cudaEventCreateWithFlags(&r.pivot, cudaEventDisableTiming), "creating events");
+    CK_CUDA(cudaEventCreateWithFlags(&r.copied, cudaEventDisableTiming), "creating events");
+  }
+  for (int i = 0; i < AP_IN_FLIGHT; i++)
+    CK_CUDA(cudaEventCreateWithFlags(&r.done[i], cudaEventDisableTiming), "creating events");
+  return CK_OK;
+}
+
+/* Waits for everything queued on the slab's device, then frees what the rounds took. */
+template <class T> static void ap_slab_free(ap_slab_run<T> &r) {
+  if (ck_device_use(r.m.dev) != CK_OK) return;
+  (void)cudaDeviceSynchronize(); /* nothing of this call runs after its buffers go */
+  ck_dev_free(r.big.block);
+  ck_dev_free(r.tile.block);
+  ck_dev_free(r.hist.block);
+  ck_dev_free(r.copy);
+  cudaEvent_t ev[2 + AP_IN_FLIGHT] = {r.pivot, r.copied};
+  for (int i = 0; i < AP_IN_FLIGHT; i++) ev[2 + i] = r.done[i];
+  for (cudaEvent_t e : ev)
+    if (e) cudaEventDestroy(e);
+}
+
+/* Before queueing round `round`: wait for round round - AP_IN_FLIGHT on every device, then look at
+ * what it found (*stop: a negative cycle, which the caller reads from the devices), and at
+ * Ctrl-C and the clock. */
+template <class T>
+static ck_status ap_pace(ap_slab_run<T> *runs, int count, ck_apsp_args *a, size_t round,
+                         size_t rounds, double &last, bool &stop) {
+  stop = false;
+  if (round < AP_IN_FLIGHT) return CK_OK;
+  const int slot = (int)(round % AP_IN_FLIGHT);
+  for (int i = 0; i < count; i++) {
+    CK_CUDA(cudaEventSynchronize(runs[i].done[slot]), "running shortest paths");
+    if (runs[i].neg_host[slot] != INT_MAX) stop = true;
+  }
+  if (stop) return CK_OK;
+  const size_t done = round - AP_IN_FLIGHT + 1;
+  if (a->cancelled && a->cancelled(a->ctx))
+    return ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted after %zu of %zu rounds", done,
+                   rounds);
+  if (a->progress && ap_now() - last >= 1.0) {
+    a->progress(a->ctx, done, rounds);
+    last = ap_now();
+  }
+  return CK_OK;
+}
+
+/* After queueing round `round` on the current device: its launches' errors, then the flag and the
+ * event ap_pace waits for. */
+template <class T> static ck_status ap_mark(ap_slab_run<T> &r, size_t round) {
+  const int slot = (int)(round % AP_IN_FLIGHT);
+  CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
+  CK_CUDA(cudaMemcpyAsync(&r.neg_host[slot], r.m.neg, sizeof(int), cudaMemcpyDeviceToHost, 0),
+          "reading the negative-cycle flag");
+  CK_CUDA(cudaEventRecord(r.done[slot], 0), "recording a round");
+  return CK_OK;
+}
+
+/* Steps 1 and 2 of a round (the file's head): the owner's pivot phase and the copies. */
+template <class T>
+static ck_status ap_pivot_and_copies(ap_slab_run<T> *runs, int count, int owner, size_t k0) {
+  ap_slab_run<T> &o = runs[owner];
+  CK_TRY(ck_device_use(o.m.dev));
+  if (o.paths()) ap_round_pivot_hist<T>(o.m, k0, o.hist.h);
+  else ap_round_pivot<T>(o.m, k0, o.tile.s, o.big.s);
+  if (count == 1) return CK_OK;
+  CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
+  CK_CUDA(cudaEventRecord(o.pivot, 0), "recording a pivot phase");
+  const T *strip = o.strip() + (o.paths() ? 0 : (k0 - o.m.r0) * o.m.np);
+  const size_t bytes = sizeof(T) * ap_slab_run<T>::strip_elems(o.m.np, o.paths());
+  for (int i = 0; i < count; i++) {
+    if (i == owner) continue;
+    ap_slab_run<T> &r = runs[i];
+    CK_TRY(ck_device_use(r.m.dev));
+    CK_CUDA(cudaStreamWaitEvent(0, o.pivot, 0), "ordering devices");
+    CK_CUDA(cudaMemcpyPeerAsync(r.copy, r.m.dev, strip, o.m.dev, bytes, 0),
+            "copying a pivot strip between devices");
+    CK_CUDA(cudaEventRecord(r.copied, 0), "recording a copy");
+  }
+  return CK_OK;
+}
+
+/* Steps 3 and 4: every slab's phase, then the owner waits for the copies. */
+template <class T>
+static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0, size_t round) {
+  ap_slab_run<T> &o = runs[owner];
+  for (int i = 0; i < count; i++) {
+    ap_slab_run<T> &r = runs[i];
+    CK_TRY(ck_device_use(r.m.dev));
+    const T *strip = i != owner ? r.copy : o.strip() + (o.paths() ? 0 : (k0 - o.m.r0) * o.m.np);
+    if (r.paths()) ap_round_slab_hist<T>(r.m, k0, strip, r.hist.h);
+    else ap_round_slab<T>(r.m, k0, strip, r.big.s);
+    CK_TRY(ap_mark(r, round));
+  }
+  if (count == 1) return CK_OK;
+  CK_TRY(ck_device_use(o.m.dev));
+  for (int i = 0; i < count; i++)
+    if (i != owner) CK_CUDA(cudaStreamWaitEvent(0, runs[i].copied, 0), "ordering devices");
+  return CK_OK;
+}
+
+/* Direct access between every pair of the slabs' devices, where the GPUs allow it. */
+static void ap_peers(const int *devs, int count) {
+  for (int i = 0; i < count; i++)
+    for (int j = 0; j < count; j++)
+      if (devs[i] != devs[j] && ck_device_use(devs[i]) == CK_OK) ck_device_peer(devs[j]);
+}
+
+template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_apsp_args *a) {
+  ap_slab_run<T> *runs = new (std::nothrow) ap_slab_run<T>[count](); /* zeroed */
+  int *neg_host = NULL, devs[CK_SPREAD_WORKERS];
+  if (!runs) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths: no host memory");
+  ck_status st = ck_cuda_check(cudaHostAlloc((void **)&neg_host,
+                                             sizeof(int) * AP_IN_FLIGHT * count,
+                                             cudaHostAllocPortable),
+                               "allocating pinned memory");
+  for (int i = 0; i < count; i++) {
+    runs[i].m = slabs[i];
+    devs[i] = slabs[i].dev;
+    if (st == CK_OK) st = ap_slab_alloc(runs[i], count, neg_host + AP_IN_FLIGHT * i);
+  }
+  if (st == CK_OK && count > 1) ap_peers(devs, count);
+  const size_t rounds = slabs[0].np / AP_BLOCK;
+  double last = ap_now();
+  bool stop = false;
+  int owner = 0;
+  for (size_t round = 0; st == CK_OK && round < rounds; round++) {
+    const size_t k0 = round * AP_BLOCK;
+    st = ap_pace(runs, count, a, round, rounds, last, stop);
+    if (st != CK_OK || stop) break;
+    while (!runs[owner].m.owns(k0)) owner++;
+    st = ap_pivot_and_copies(runs, count, owner, k0);
+    if (st == CK_OK) st = ap_slabs(runs, count, owner, k0, round);
+  }
+  for (int i = 0; i < count; i++) {
+    if (st == CK_OK && ck_device_use(runs[i].m.dev) == CK_OK)
+      st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
+    ap_slab_free(runs[i]);
+  }
+  if (neg_host) cudaFreeHost(neg_host);
+  delete[] runs;
+  return st;
+}
+
+#define AP_ROUNDS_INSTANCE(T) \
+  template ck_status ap_rounds<T>(const ap_matrix<T> *, int, ck_apsp_args *);
+AP_INSTANTIATE(AP_ROUNDS_INSTANCE)

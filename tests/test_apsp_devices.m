@@ -1,0 +1,167 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## Shortest paths over several GPUs (issue 19): the option "devices" of
+## gpu_apsp shares the work matrix's rows among devices in whole 256-vertex
+## blocks; each round the device holding the pivot block row runs the pivot
+## phase and the others copy its strip.  On one GPU this runs as two or three
+## shares on that GPU ("devices", [1 1]): the split, the strip copies, the
+## events between the shares' streams, every device's survey, the error paths
+## and, with __cudakernels__ ("spread_copies", true), the copies of a
+## gpu_array's rows are exercised; only the gain needs two GPUs.  D and P must
+## equal the one-device results bit for bit, in every class.  Run by
+## tests/run_tests.m.
+
+%!function check_apsp (W, devices)
+%!  ## with and without P, host and gpu_array, against one device
+%!  R = gpu_apsp (W, "devices", 1);
+%!  [RD, RP] = gpu_apsp (W, "devices", 1);
+%!  assert (isequal (gpu_apsp (W, "devices", devices), R), "D differs");
+%!  [D, P] = gpu_apsp (W, "devices", devices);
+%!  assert (isequal (D, RD), "D with P differs");
+%!  assert (isequal (P, RP), "P differs");
+%!  [GD, GP] = gpu_apsp (gpu_array (W), "devices", devices);
+%!  assert (isequal (gather (GD), RD), "D of a gpu_array differs");
+%!  assert (isequal (gather (GP), RP), "P of a gpu_array differs");
+%!  assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", devices)), R),
+%!          "D of a gpu_array without P differs");
+%!endfunction
+%!function W = graph (n, cls, density, negative)
+%!  ## random weights 0..9 (zero-weight cycles), no edge where rand > density;
+%!  ## negative edges from potentials: every cycle keeps its weight
+%!  W = randi ([0 9], n);
+%!  if (negative)
+%!    h = randi ([0 5], n, 1);
+%!    W = W + h - h';
+%!  endif
+%!  W(rand (n) > density) = Inf;
+%!  if (! any (strcmp (cls, {"double", "single"})))
+%!    W(isinf (W)) = double (intmax (cls));
+%!  endif
+%!  W = cast (W, cls);
+%!endfunction
+%!function [id, msg] = raised (f, nout)
+%!  ## the identifier and message of the error f () raises with nout outputs
+%!  id = msg = "";
+%!  out = cell (1, nout);
+%!  try
+%!    [out{:}] = f ();
+%!  catch e
+%!    id = e.identifier;
+%!    msg = e.message;
+%!  end_try_catch
+%!endfunction
+%!function tf = released ()
+%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
+%!endfunction
+
+## every class, one to six blocks: fewer blocks than shares, ragged padding,
+## n a multiple of the block (D and P converted in place)
+%!testif ; gpu_available ()
+%! for cls = {"double", "single", "int32", "int16", "uint8", "int8", "uint16", "uint32"}
+%!   for n = [1 31 257 512 700]
+%!     check_apsp (graph (n, cls{1}, 0.1, false), [1 1]);
+%!   endfor
+%! endfor
+%! assert (released ());
+
+%!testif ; gpu_available ()
+%! for n = [768 1000 1300]
+%!   check_apsp (graph (n, "double", 0.02, true), [1 1]);    # negative edges, double
+%!   check_apsp (graph (n, "single", 0.3, false), [1 1 1]);
+%!   check_apsp (graph (n, "int32", 0.05, true), [1 1]);     # integers in double
+%!   check_apsp (graph (n, "int16", 0.01, false), [1 1 1]);
+%! endfor
+%! W = rand (900);                                   # fractions: single's own class
+%! W(rand (900) > 0.05) = Inf;
+%! check_apsp (single (W), [1 1]);
+%! check_apsp (W, [1 1 1]);
+%! assert (released ());
+
+## the paths walk to D's lengths, and match the CPU reference
+%!testif ; gpu_available ()
+%! W = graph (600, "double", 0.01, true);
+%! [D, P] = gpu_apsp (W, "devices", [1 1 1]);
+%! [CD, CP] = gpu_apsp (W, "kernel", "cpu");
+%! assert (isequal (D, CD) && isequal (P, CP));
+%! for q = 1:50
+%!   s = randi (600); t = randi (600);
+%!   p = gpu_path (P, s, t);
+%!   if (isinf (D(s, t)))
+%!     assert (isempty (p));
+%!   else
+%!     assert (sum (W(sub2ind (size (W), p(1:end-1), p(2:end)))), D(s, t));
+%!   endif
+%! endfor
+
+## a gpu_array's rows copied to every share, its own device too
+%!testif ; gpu_available ()
+%! old = __cudakernels__ ("spread_copies", true);
+%! unwind_protect
+%!   W = graph (600, "single", 0.05, false);
+%!   [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
+%!   [RD, RP] = gpu_apsp (W);
+%!   assert (isequal (gather (D), RD) && isequal (gather (P), RP));
+%!   assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", [1 1 1])), RD));
+%!   clear D P
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("spread_copies", old);
+%! end_unwind_protect
+%! assert (released ());
+
+## a negative cycle in the last share's rows: the error names the same vertex
+## on it as on one device
+%!testif ; gpu_available ()
+%! W = graph (700, "double", 0.01, false);
+%! W(600, 650) = -5; W(650, 600) = 1;
+%! [~, msg] = raised (@() gpu_apsp (W, "devices", 1), 1);
+%! assert (! isempty (regexp (msg, "vertex (600|650)$", "once")), msg);
+%! [id, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
+%! assert (id, "cudakernels:negativecycle");
+%! assert (m2, msg);
+%! [id, m3] = raised (@() gpu_apsp (gpu_array (W), "devices", [1 1 1]), 1);
+%! assert (id, "cudakernels:negativecycle");
+%! assert (m3, msg);
+%! assert (released ());
+
+## Ctrl-C between rounds, and out of memory on a share: everything freed
+%!testif ; gpu_available ()
+%! W = graph (1300, "single", 0.05, false);
+%! __cudakernels__ ("test_cancel_after", 1);
+%! assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:interrupted");
+%! assert (released ());
+%! __cudakernels__ ("test_alloc_limit", 12e6);
+%! unwind_protect
+%!   assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:outofmemory");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("test_alloc_limit", 0);
+%! end_unwind_protect
+%! assert (released ());
+%! assert (isequal (gpu_apsp (W, "devices", [1 1]), gpu_apsp (W)));   # still works
+
+## bad device lists
+%!testif ; gpu_available ()
+%! W = magic (4);
+%! for bad = {0, [1 99], 1.5, "one", [], ones(1, 9)}
+%!   assert (raised (@() gpu_apsp (W, "devices", bad{1}), 1), "cudakernels:invalidinput");
+%! endfor
+%! assert (raised (@() gpu_apsp (W, "kernel", "cpu", "devices", 1), 1), "cudakernels:invalidinput");
+
+## two GPUs: the strip goes between devices, a gpu_array on the second GPU
+## keeps its results there
+%!testif ; gpu_available () && gpu_device_count () >= 2
+%! for cls = {"single", "int16", "double"}
+%!   check_apsp (graph (1300, cls{1}, 0.02, false), [1 2]);
+%!   check_apsp (graph (1000, cls{1}, 0.02, false), [2 1 2]);
+%! endfor
+%! W = graph (900, "single", 0.02, false);
+%! [RD, RP] = gpu_apsp (W, "devices", 1);
+%! G = gpu_array (W, "device", 2);
+%! [D, P] = gpu_apsp (G, "devices", [1 2]);
+%! [~, ~, where] = __cudakernels__ ("array_info", device_id (D));
+%! assert (where, 2);
+%! assert (isequal (gather (D), RD) && isequal (gather (P), RP));
+%! clear G D P
+%! W = graph (8192, "single", 0.001, false);           # the default: every GPU from 8192
+%! assert (isequal (gpu_apsp (W), gpu_apsp (W, "devices", 1)));
+%! assert (released ());
