@@ -169,11 +169,6 @@ struct ap_scratch {
   int neg;
 };
 
-/* The columns of W a share holds. */
-static size_t ap_held(const ck_apsp_part &p, size_t n) {
-  return p.r0 + p.rows < n ? p.rows : n - p.r0;
-}
-
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
  * work type's values are the class's as they lie, else allocated; W converted into them. */
 template <class Tc, class T>
@@ -224,7 +219,7 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
                  a->cycle_vertex);
   }
   for (int i = 0; st == CK_OK && !in_place && i < count; i++) {
-    const size_t cols = ap_held(parts[i], a->n);
+    const size_t cols = parts[i].cols;
     st = ck_device_use(parts[i].dev);
     if (st != CK_OK) break;
     ap_convert_out<T, Tc><<<grid_for(cols * a->n, MP_THREADS), MP_THREADS>>>(
@@ -247,7 +242,7 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
   const ap_scratch init = {{0, 0, INT_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX};
   f = init.f;
   for (int i = 0; i < count; i++) {
-    const size_t cols = ap_held(parts[i], a->n);
+    const size_t cols = parts[i].cols;
     CK_TRY(ck_device_use(parts[i].dev));
     CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch)));
     CK_CUDA(cudaMemcpy(sc[i], &init, sizeof init, cudaMemcpyHostToDevice), "clearing the survey");

@@ -55,19 +55,15 @@ static int plan_shares(size_t n, const ck_devices *d, ck_apsp_part *parts) {
     parts[i].dev = d->devices[i];
     parts[i].r0 = r0;
     parts[i].rows = nb * B;
+    parts[i].cols = r0 + nb * B < n ? nb * B : n - r0; /* the padding is less than a block */
     r0 += nb * B;
   }
   return count;
 }
 
-/* The columns of W a share holds (at least one: the padding is less than a block). */
-static size_t held(const ck_apsp_part *p, size_t n) {
-  return p->r0 + p->rows < n ? p->rows : n - p->r0;
-}
-
 /* A share's own D (and P) on its device, W in D. */
 static ck_status own_pieces(const ck_apsp_args *a, ck_apsp_part *p) {
-  const size_t count = held(p, a->n) * a->n;
+  const size_t count = p->cols * a->n;
   CK_TRY(ck_device_use(p->dev));
   CK_TRY(ck_dev_alloc(&p->D, count * ck_dtype_size(a->t)));
   p->W = p->D;
@@ -115,12 +111,12 @@ ck_status ck_apsp(ck_apsp_args *a) {
   for (int i = 0; s == CK_OK && i < count; i++) {
     own[i] = 1;
     s = own_pieces(a, &parts[i]);
-    const size_t at = parts[i].r0 * n * es, bytes = held(&parts[i], n) * n * es;
+    const size_t at = parts[i].r0 * n * es, bytes = parts[i].cols * n * es;
     if (s == CK_OK) s = ck_upload(parts[i].D, (const char *)a->W + at, bytes);
   }
   if (s == CK_OK) s = run_shares(a, parts, count, back);
   for (int i = 0; s == CK_OK && i < count; i++) {
-    const size_t at = parts[i].r0 * n, elems = held(&parts[i], n) * n;
+    const size_t at = parts[i].r0 * n, elems = parts[i].cols * n;
     s = ck_device_use(parts[i].dev);
     if (s == CK_OK) s = ck_download((char *)a->D + at * es, parts[i].D, elems * es);
     if (s == CK_OK && a->P) s = ck_download(a->P + at, parts[i].P, elems * sizeof(int32_t));
@@ -132,7 +128,7 @@ ck_status ck_apsp(ck_apsp_args *a) {
 
 /* A share on another device than the source: its own pieces, W's copied in. */
 static ck_status copy_in(const ck_apsp_args *a, ck_apsp_part *p, int source) {
-  const size_t n = a->n, es = ck_dtype_size(a->t), elems = held(p, n) * n;
+  const size_t n = a->n, es = ck_dtype_size(a->t), elems = p->cols * n;
   CK_TRY(own_pieces(a, p));
   ck_device_peer(source);
   CK_CUDA(cudaMemcpyPeerAsync(p->D, p->dev, (const char *)a->W + p->r0 * n * es, source,
@@ -142,7 +138,7 @@ static ck_status copy_in(const ck_apsp_args *a, ck_apsp_part *p, int source) {
 }
 
 static ck_status copy_out(const ck_apsp_args *a, const ck_apsp_part *p, int source) {
-  const size_t n = a->n, es = ck_dtype_size(a->t), at = p->r0 * n, elems = held(p, n) * n;
+  const size_t n = a->n, es = ck_dtype_size(a->t), at = p->r0 * n, elems = p->cols * n;
   CK_TRY(ck_device_use(p->dev));
   CK_CUDA(cudaMemcpyPeerAsync((char *)a->D + at * es, source, p->D, p->dev, elems * es, 0),
           "copying distances between devices");

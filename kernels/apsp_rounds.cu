@@ -93,8 +93,8 @@ template <class T> struct ap_slab_run {
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
 
   bool paths() const { return m.N != NULL; }
-  const T *strip() const { /* where this device's strip lies when it owns the pivot */
-    return paths() ? hist.h.pr : m.X;
+  const T *strip(size_t k0) const { /* where this device's strip lies when it owns pivot k0 */
+    return paths() ? hist.h.pr : m.X + (k0 - m.r0) * m.np;
   }
   static size_t strip_elems(size_t np, bool paths) {
     return (size_t)AP_BLOCK * (np + (paths ? AP_BLOCK : 0));
@@ -127,10 +127,12 @@ template <class T> static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, 
   return CK_OK;
 }
 
-/* Waits for everything queued on the slab's device, then frees what the rounds took. */
-template <class T> static void ap_slab_free(ap_slab_run<T> &r) {
-  if (ck_device_use(r.m.dev) != CK_OK) return;
-  (void)cudaDeviceSynchronize(); /* nothing of this call runs after its buffers go */
+/* Waits for everything queued on the slab's device (its errors are the result), then frees what
+ * the rounds took. */
+template <class T> static ck_status ap_slab_free(ap_slab_run<T> &r) {
+  ck_status st = ck_device_use(r.m.dev);
+  if (st == CK_OK) /* nothing of this call runs after its buffers go */
+    st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
   ck_dev_free(r.big.block);
   ck_dev_free(r.tile.block);
   ck_dev_free(r.hist.block);
@@ -139,6 +141,7 @@ template <class T> static void ap_slab_free(ap_slab_run<T> &r) {
   for (int i = 0; i < AP_IN_FLIGHT; i++) ev[2 + i] = r.done[i];
   for (cudaEvent_t e : ev)
     if (e) cudaEventDestroy(e);
+  return st;
 }
 
 /* Before queueing round `round`: wait for round round - AP_IN_FLIGHT on every device, then look at
@@ -187,7 +190,7 @@ static ck_status ap_pivot_and_copies(ap_slab_run<T> *runs, int count, int owner,
   if (count == 1) return CK_OK;
   CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
   CK_CUDA(cudaEventRecord(o.pivot, 0), "recording a pivot phase");
-  const T *strip = o.strip() + (o.paths() ? 0 : (k0 - o.m.r0) * o.m.np);
+  const T *strip = o.strip(k0);
   const size_t bytes = sizeof(T) * ap_slab_run<T>::strip_elems(o.m.np, o.paths());
   for (int i = 0; i < count; i++) {
     if (i == owner) continue;
@@ -208,7 +211,7 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
   for (int i = 0; i < count; i++) {
     ap_slab_run<T> &r = runs[i];
     CK_TRY(ck_device_use(r.m.dev));
-    const T *strip = i != owner ? r.copy : o.strip() + (o.paths() ? 0 : (k0 - o.m.r0) * o.m.np);
+    const T *strip = i != owner ? r.copy : o.strip(k0);
     if (r.paths()) ap_round_slab_hist<T>(r.m, k0, strip, r.hist.h);
     else ap_round_slab<T>(r.m, k0, strip, r.big.s);
     CK_TRY(ap_mark(r, round));
@@ -254,9 +257,8 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
     if (st == CK_OK) st = ap_slabs(runs, count, owner, k0, round);
   }
   for (int i = 0; i < count; i++) {
-    if (st == CK_OK && ck_device_use(runs[i].m.dev) == CK_OK)
-      st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
-    ap_slab_free(runs[i]);
+    const ck_status f = ap_slab_free(runs[i]);
+    if (st == CK_OK) st = f;
   }
   if (neg_host) cudaFreeHost(neg_host);
   delete[] runs;

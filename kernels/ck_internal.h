@@ -103,11 +103,11 @@ ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *
 
 /* One device's share of a shortest-path call (apsp_host.c plans the shares, apsp.cu runs them):
  * rows r0 .. r0 + rows - 1 of the work matrix (whole pivot blocks of the padded n), which hold
- * W's columns r0 .. min (r0 + rows, n) - 1; W, D and P (NULL: no paths) point at those columns,
- * on device dev. D may be W. */
+ * W's columns r0 .. r0 + cols - 1 (cols: those below n, at least one); W, D and P (NULL: no
+ * paths) point at those columns, on device dev. D may be W. */
 typedef struct {
   int dev;
-  size_t r0, rows;
+  size_t r0, rows, cols;
   const void *W;
   void *D;
   int32_t *P;
