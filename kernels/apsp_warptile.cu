@@ -3,10 +3,10 @@
  * improvements, on the warp-tiled kernel of warptile.cuh with gpu_minplus's tile shapes
  * (minplus_policy.cuh). Step 4 is nearly all of the algorithm's work.
  *
- * The winner of each output is tracked per BK-deep tile, as gpu_minplus's witness is
- * (minplus_warptile.cuh), and searched within its tile only where the output improved: after
- * the first few rounds few outputs do, so the search costs little and the next-hop matrix is
- * written only there. */
+ * With next hops, the winner of each output is tracked per BK-deep tile, as gpu_minplus's
+ * witness is (minplus_warptile.cuh), and searched within its tile only where the output improved,
+ * by the lanes of a warp together (ap_op::store_tile); the next-hop matrix is written only
+ * there. */
 #include "apsp.cuh"
 #include "warptile.cuh"
 
@@ -83,47 +83,128 @@ template <class TE, bool ARG, int BK> struct ap_op {
     if (ARG) Wd::keep(x.v, x.id, x.t, (uint32_t)t);
   }
 
-  /* The first k of tile `tile` whose term for element (i, col) is v: the winner. */
-  __device__ int winner(int i, int col, typename ap_work<TE>::S v, uint32_t tile) const {
-    const TE *b = (const TE *)j.B + col;
-    const size_t ldb = j.ldb * E;
-    const int k0 = (int)tile * BK;
-    for (int k = k0; k < k0 + BK; k++) {
-      const TE a = (TE)j.A[(size_t)i * j.lda + k]; /* a word's low half is the value */
-      if (ap_work<TE>::sum(a, b[k * ldb]) == v) return k;
-    }
-    return k0; /* not reached: the tile holds the minimum */
-  }
-  /* The next hop of element (i, col): the winner's where it improved, else the old one. */
-  __device__ __forceinline__ int next_hop(int i, int col, bool better,
-                                          typename ap_work<TE>::S v, uint32_t tile) const {
-    if (better) return j.na[(size_t)i * j.ldna + winner(i, col, v, tile)];
-    return j.ncopy ? j.nold[(size_t)i * j.ldnold + col] : 0;
-  }
-  __device__ __forceinline__ void put_next(int i, int col, bool better, int nx) const {
-    if (better) j.nout[(size_t)i * j.ldnout + col] = nx;
-    if (j.ncopy) j.ncopy[(size_t)i * j.ldncopy + col] = nx;
-  }
-
+  /* Without next hops: the improved outputs, and the copy of every output. */
   __device__ __forceinline__ void store(const Acc &x, int i, int jw) const {
     const T old = j.old[(size_t)i * j.ldo + jw];
     if constexpr (E == 1) {
       const bool better = x.v < old;
       if (better) j.out[(size_t)i * j.ldout + jw] = x.v;
       if (j.copy) j.copy[(size_t)i * j.ldcopy + jw] = better ? x.v : old;
-      if (ARG) put_next(i, jw, better, next_hop(i, jw, better, x.v, x.id));
     } else {
       const uint32_t nv = __vminu2(x.v, old);
       if (nv != old) j.out[(size_t)i * j.ldout + jw] = nv;
 #pragma unroll
       for (int h = 0; h < 2; h++) {
         const uint32_t vh = (nv >> 16 * h) & 0xffffu;
-        const bool better = vh < ((old >> 16 * h) & 0xffffu);
-        const int col = 2 * jw + h;
-        if (j.copy) j.copy[(size_t)i * j.ldcopy + col] = vh | vh << 16;
-        if (ARG) put_next(i, col, better, next_hop(i, col, better, vh, (x.id >> 16 * h) & 0xffffu));
+        if (j.copy) j.copy[(size_t)i * j.ldcopy + 2 * jw + h] = vh | vh << 16;
       }
     }
+  }
+
+  /* With next hops (ARG; such jobs have no copies): store_tile. An improved element's next hop
+   * is its winner's in the column strip's history, and the winner is the first k of the element's
+   * winning tile whose term equals the new value. Searched where each output is, a warp ran the
+   * search of an accumulator whenever any of its lanes had improved there, the others idle (in
+   * most rounds 10-50% of the outputs improve, doc/NOTES.md); so the improved elements are first
+   * marked (their tile in nout), then searched by the warp's lanes together, 32 at a time. */
+  static constexpr bool stores_whole = ARG;
+
+  /* Half h of a word (E == 2), or the word. */
+  static __device__ __forceinline__ uint32_t half(T w, int h) {
+    if constexpr (E == 1) return 0;
+    else return (w >> 16 * h) & 0xffffu;
+  }
+  /* Store the distances and mark the improved elements: mine[h] bit q for half h of accumulator q
+   * (row-major in acc). */
+  template <int NA, int NB, class At>
+  __device__ __forceinline__ void store_marks(const Acc (&acc)[NA][NB], At at,
+                                              uint32_t (&mine)[E]) const {
+    static_assert(NA * NB <= 32, "one mask per half holds a lane's accumulators");
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int h = 0; h < E; h++) mine[h] = 0;
+#pragma unroll
+    for (int a = 0; a < NA; a++)
+#pragma unroll
+      for (int b = 0; b < NB; b++) {
+        const int2 p = at(a, b, lane);
+        const Acc &x = acc[a][b];
+        const T old = j.old[(size_t)p.x * j.ldo + p.y];
+        int *mark = j.nout + (size_t)p.x * j.ldnout + (size_t)p.y * E;
+        if constexpr (E == 1) {
+          if (x.v < old) {
+            j.out[(size_t)p.x * j.ldout + p.y] = x.v;
+            *mark = (int)x.id;
+            mine[0] |= 1u << (a * NB + b);
+          }
+        } else {
+          const T nv = __vminu2(x.v, old);
+          if (nv != old) j.out[(size_t)p.x * j.ldout + p.y] = nv;
+#pragma unroll
+          for (int h = 0; h < E; h++)
+            if (half(nv, h) < half(old, h)) {
+              mark[h] = (int)half(x.id, h);
+              mine[h] |= 1u << (a * NB + b);
+            }
+        }
+      }
+  }
+
+  /* The winner of element (i, col), whose value is v, in tile `tile`: every term of the tile
+   * loaded at once (the row of A in 16-byte pieces), the first equal one taken. */
+  __device__ __forceinline__ int winner(int i, int col, typename ap_work<TE>::S v,
+                                        int tile) const {
+    const int k0 = tile * BK, PER = 16 / sizeof(T);
+    vec16<T> a[BK / PER];
+#pragma unroll
+    for (int l = 0; l < BK / PER; l++) a[l] = load16(j.A + (size_t)i * j.lda + k0 + l * PER);
+    const TE *b = (const TE *)j.B + col + (size_t)k0 * j.ldb * E;
+    int w = k0;
+#pragma unroll
+    for (int k = BK - 1; k >= 0; k--) /* a word's low half is the value */
+      if (ap_work<TE>::sum((TE)a[k / PER].e[k % PER], b[(size_t)k * j.ldb * E]) == v) w = k0 + k;
+    return w;
+  }
+
+  /* Search the marked elements of half h, the warp's lanes sharing them out in the order of
+   * their masks; at gives each element's place in its lane. */
+  template <int NB, class At>
+  __device__ __forceinline__ void search_marks(uint32_t mine, int h, At at) const {
+    const unsigned FULL = 0xffffffffu;
+    const int lane = threadIdx.x % 32, count = __popc(mine);
+    int upto = count; /* inclusive prefix sum of the counts over the warp's lanes */
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const int y = __shfl_up_sync(FULL, upto, d);
+      if (lane >= d) upto += y;
+    }
+    const int total = __shfl_sync(FULL, upto, 31), before = upto - count;
+    for (int base = 0; base < total; base += 32) {
+      const int s = base + lane; /* the element this lane searches: the owner's (s - first)th */
+      int owner = 0;
+#pragma unroll
+      for (int st = 16; st > 0; st /= 2)
+        if (__shfl_sync(FULL, before, owner + st) <= s) owner += st;
+      const uint32_t theirs = __shfl_sync(FULL, mine, owner);
+      const int first = __shfl_sync(FULL, before, owner);
+      if (s < total) {
+        const int q = (int)__fns(theirs, 0, s - first + 1);
+        const int2 p = at(q / NB, q % NB, owner);
+        const int col = p.y * E + h;
+        int *nx = j.nout + (size_t)p.x * j.ldnout + col;
+        const TE v = ((const TE *)j.out)[(size_t)p.x * j.ldout * E + col];
+        *nx = j.na[(size_t)p.x * j.ldna + winner(p.x, col, v, *nx)];
+      }
+    }
+  }
+
+  template <int NA, int NB, class At>
+  __device__ __forceinline__ void store_tile(const Acc (&acc)[NA][NB], At at) const {
+    uint32_t mine[E];
+    store_marks(acc, at, mine);
+    __syncwarp(); /* the marks and distances, to the lanes that search them */
+#pragma unroll
+    for (int h = 0; h < E; h++) search_marks<NB>(mine[h], h, at);
   }
 };
 

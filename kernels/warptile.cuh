@@ -99,6 +99,17 @@ struct warptile_page<Op, std::void_t<decltype(&Op::page_offsets)>> {
   }
 };
 
+/* How the outputs are stored: by default op.store on each accumulator. An Op whose stores share
+ * work across a warp (blocked Floyd-Warshall's next-hop search) gives
+ *   static constexpr bool stores_whole = true;
+ *   template <int NA, int NB, class At> void store_tile(const Acc (&)[NA][NB], At at) const
+ * where at(a, b, lane) is the (row, column) of accumulator (a, b) of lane `lane` of the calling
+ * warp (an int2); every lane of the warp calls it. */
+template <class Op, class = void> struct warptile_stores_whole : std::false_type {};
+template <class Op>
+struct warptile_stores_whole<Op, std::void_t<decltype(Op::stores_whole)>>
+    : std::bool_constant<Op::stores_whole> {};
+
 /* The largest power of two that divides n and is at most room (at least 1). */
 __host__ __device__ constexpr int pow2_share(int n, int room) {
   return (n % 2 == 0 && room >= 2) ? 2 * pow2_share(n / 2, room / 2) : 1;
@@ -258,8 +269,15 @@ __global__ void __launch_bounds__(NT)
     A += BK;
     B += (size_t)BK * N;
   }
-  auto row = [&](int a) { return brow + wrow * WM + (a / TM) * WSUBM + trow * TM + a % TM; };
-  auto col = [&](int b) { return bcol + wcol * WN + (b / TN) * WSUBN + tcol * TN + b % TN; };
+  /* the row of accumulator row a and column of accumulator column b of lane ln of this warp */
+  auto row_of = [&](int a, int ln) {
+    return brow + wrow * WM + (a / TM) * WSUBM + ln / (WSUBN / TN) * TM + a % TM;
+  };
+  auto col_of = [&](int b, int ln) {
+    return bcol + wcol * WN + (b / TN) * WSUBN + ln % (WSUBN / TN) * TN + b % TN;
+  };
+  auto row = [&](int a) { return row_of(a, lane); };
+  auto col = [&](int b) { return col_of(b, lane); };
   if constexpr (CS > 1) {
     const int NA = WMITER * TM * WNITER * TN;
     cluster_fold<Op, CS, NA, WNITER * TN, NT,
@@ -268,6 +286,8 @@ __global__ void __launch_bounds__(NT)
         op, acc, [&](int a, int b, const typename Op::Part &v) {
           op.store_part(v, row(a), col(b), blockIdx.z / CS);
         });
+  } else if constexpr (warptile_stores_whole<Op>::value) {
+    op.store_tile(acc, [&](int a, int b, int ln) { return make_int2(row_of(a, ln), col_of(b, ln)); });
   } else {
 #pragma unroll
     for (int a = 0; a < WMITER * TM; a++)
