@@ -339,9 +339,9 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     auto run = [&](const auto &op, const void *a, const void *b) {
       typedef typename std::decay<decltype(op)>::type O;
       if constexpr (PAGED) {
-        warptile_launch_pages<O, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count,
-                                      (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op,
-                                      [&](O o, size_t z) {
+        mp_launch_pages<O, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count,
+                                (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op,
+                                [&](O o, size_t z) {
                                   o.sums.out.C = (char *)o.sums.out.C + z * m * n * sizeof(T);
                                   if (ARG) o.sums.out.K += z * m * n;
                                   return o;

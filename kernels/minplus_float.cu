@@ -117,7 +117,7 @@ template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &q
   if (s == CK_OK) s = pad_operand<T>(q.A, k, m, Kp, Np, q.pg.pages_a(), nan, &sb, &rb);
   if (s == CK_OK) {
     const Op op = {{(int)n, (int)m, {q.C, q.K}}, q.pg.sb * Mp * Kp, q.pg.sa * Kp * Np};
-    warptile_launch_pages<Op, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, ra, rb, op, [&](Op o, size_t z) {
+    mp_launch_pages<Op, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, ra, rb, op, [&](Op o, size_t z) {
       o.sums.C += z * m * n;
       if (ARG) o.sums.tile += z * m * n;
       return o;

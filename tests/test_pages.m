@@ -128,6 +128,10 @@
 %!                cast (randi ([0 999], 64, 128, 6), cls{1}));
 %!   check_pages (@gpu_minplus, cast (randi ([-99 99], 128, 64, 3), cls{1}),
 %!                cast (randi ([-99 99], 64, 64, 3), cls{1}));
+%!   ## rows of whole 128-word tiles (m a multiple of 128, of 256 packed): the 2-D blocks
+%!   check_pages (@gpu_minplus, fits (messy (256, 17, 2), cls{1}), fits (messy (17, 65, 2), cls{1}));
+%!   check_pages (@gpu_minplus, cast (randi ([0 999], 256, 64, 3), cls{1}),
+%!                cast (randi ([0 999], 64, 64, 3), cls{1}));
 %! endfor
 %! check_pages (@gpu_minplus, single (randi (999, 64, 64, 40)), single (randi (999, 64, 64, 40)));
 %! check_pages (@gpu_minplus, messy (5, 3), messy (3, 7, 4));                    # A broadcast
