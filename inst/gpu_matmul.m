@@ -42,8 +42,8 @@
 ## @end table
 ##
 ## Several GPUs: the option @qcode{"devices"} shares a 2-D product's columns
-## out among the listed devices, and the default does so from 2048^3
-## multiply-adds on, exactly as for @code{gpu_minplus} (see there).
+## out among the listed devices, and the default does so for host arrays from
+## 8192^3 multiply-adds on, exactly as for @code{gpu_minplus} (see there).
 ## Each column of @var{C} is the one device's column, within the same rounding
 ## bound (cuBLAS may pick another algorithm for a narrower product).
 ##

@@ -97,10 +97,11 @@
 ## shows them, e.g. @code{[1 2]}); each device takes the whole @var{A} and its
 ## own columns of @var{B}, and computes its columns of @var{C} (and @var{K})
 ## alone, so the result is the one-device result, element for element.
-## Without the option a GPU kernel's 2-D product uses every visible device
-## from 2048^3 pair updates @var{m}@var{k}@var{n} on, and one device below
-## that: the selected one (@code{gpu_device}) for host arrays, the gpu_arrays'
-## own for them.  With gpu_arrays the result lives on their device (they must
+## Without the option a GPU kernel's 2-D product on host arrays uses every
+## visible device from 8192^3 pair updates @var{m}@var{k}@var{n} on, and the
+## selected one (@code{gpu_device}) below that; on gpu_arrays it runs on their
+## own device (on two H200s spreading them gained for int16, not for single:
+## doc/multigpu.md).  With gpu_arrays the result lives on their device (they must
 ## all live on one); the other devices work on copies of the operands, sent
 ## peer to peer where the GPUs allow it.  A failure on
 ## any device ends the call on all of them.  Paged products run on one device:

@@ -273,9 +273,11 @@ ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_d
 /* Device arrays on the current device (C and K too): device_fn (ck_minplus_device or
  * ck_matmul_device) on each panel, the other devices working on copies. */
 ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const ck_devices *d);
-/* The devices a product of p's shape takes by default: every visible device (up to
- * CK_SPREAD_WORKERS) from 2048^3 pair updates on, below that the current device alone. */
-void ck_spread_default(const ck_product *p, ck_devices *d);
+/* The devices a product of p's shape takes by default: for host operands every visible device
+ * (up to CK_SPREAD_WORKERS) from 8192^3 pair updates on, else the current device alone (device
+ * operands always: on two H200s the spread gained for int16 min-plus, not for single or
+ * cuBLAS, doc/multigpu.md). */
+void ck_spread_default(const ck_product *p, int on_device, ck_devices *d);
 
 /* ---- transfers and device-resident arrays (array.c, transfer.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:

@@ -288,15 +288,22 @@ static cudaMemPool_t device_pool(int dev) {
 }
 
 /* Peer access does not reach pool allocations (they follow cudaMemPoolSetAccess, not
- * cudaDeviceEnablePeerAccess), so both are granted. */
+ * cudaDeviceEnablePeerAccess), so both are granted, once per pair of devices (asked again, the
+ * driver answers with an error, which compute-sanitizer reports). */
+static _Atomic int peer_granted[CK_MAX_DEVICES][CK_MAX_DEVICES];
+
 void ck_device_peer(int peer) {
   const int dev = ck_device_current();
   int can = 0;
-  if (dev == peer || cudaDeviceCanAccessPeer(&can, dev, peer) != cudaSuccess || !can) {
+  if (dev == peer || dev < 0 || peer < 0 || dev >= CK_MAX_DEVICES || peer >= CK_MAX_DEVICES ||
+      peer_granted[dev][peer])
+    return;
+  if (cudaDeviceCanAccessPeer(&can, dev, peer) != cudaSuccess || !can) {
     (void)cudaGetLastError(); /* copies go through the host */
     return;
   }
-  if (cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess) (void)cudaGetLastError(); /* already */
+  peer_granted[dev][peer] = 1;
+  if (cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess) (void)cudaGetLastError(); /* another thread */
   cudaMemPool_t pool = device_pool(peer);
   struct cudaMemAccessDesc access = {{cudaMemLocationTypeDevice, dev},
                                      cudaMemAccessFlagsProtReadWrite};
@@ -354,7 +361,10 @@ void ck_dev_forget_all(void) {
   live_count = 0;
   bytes_in_use = 0;
   pthread_mutex_unlock(&table_lock);
-  for (int d = 0; d < CK_MAX_DEVICES; d++) pool_state[d] = 0; /* the reset destroyed them */
+  for (int d = 0; d < CK_MAX_DEVICES; d++) { /* the reset destroyed them, and peer access */
+    pool_state[d] = 0;
+    for (int e = 0; e < CK_MAX_DEVICES; e++) peer_granted[d][e] = 0;
+  }
 }
 
 size_t ck_dev_budget(void) {

@@ -22,9 +22,10 @@
  * worker computes a ragged edge that one device would not. */
 #define SPREAD_ALIGN 128
 
-/* Below this many pair updates (m * k * n) a host-array product runs on one device by default:
- * see doc/multigpu.md for the measurement and the model behind it. */
-#define SPREAD_MIN_WORK ((double)(1u << 30) * 8) /* 2048^3 */
+/* Below this many pair updates (m * k * n) a host-array product runs on one device by default.
+ * Two H200s, host-array single min-plus, both GPUs against one: 2048^3 0.76x, 4096^3 1.03x and
+ * 0.97x (two runs), 8192^3 1.09x, 16384^3 1.13x and 1.19x (doc/multigpu.md). */
+#define SPREAD_MIN_WORK ((double)(1u << 30) * 512) /* 8192^3 */
 
 typedef struct {
   ck_product_fn *fn; /* host product, or device product */
@@ -33,11 +34,19 @@ typedef struct {
   int source;
   int copy_always; /* tests: copy the operands even to their own device */
   volatile int stop;
+  /* Device operands: the workers that copy them have not all got their copies yet. The source's
+   * own panel waits for them: a copy out of the source device queued behind the source's product
+   * waited for the whole product (two H200s: min-plus on gpu_arrays ran the two halves one
+   * after the other, 0.97x of one GPU). */
+  int copies_pending;
+  pthread_mutex_t lock;
+  pthread_cond_t copied;
 } spread_plan;
 
 typedef struct {
   spread_plan *plan;
   int slot, dev;
+  int copies; /* counted in plan->copies_pending, and not yet done */
   size_t j0, cols;
   ck_status s;
   char msg[512];
@@ -63,8 +72,25 @@ static ck_status peer_copy(void *dst, int dst_dev, const void *src, int src_dev,
   return CK_OK;
 }
 
+/* This worker's copies of the operands are done (or will never be): tell the source's panel. */
+static void copies_done(worker *w) {
+  spread_plan *pl = w->plan;
+  if (!w->copies) return;
+  w->copies = 0;
+  pthread_mutex_lock(&pl->lock);
+  pl->copies_pending--;
+  pthread_cond_broadcast(&pl->copied);
+  pthread_mutex_unlock(&pl->lock);
+}
+
+static void wait_for_copies(spread_plan *pl) {
+  pthread_mutex_lock(&pl->lock);
+  while (pl->copies_pending > 0 && !pl->stop) pthread_cond_wait(&pl->copied, &pl->lock);
+  pthread_mutex_unlock(&pl->lock);
+}
+
 /* A device panel on another device than its operands': copy in, compute, copy out. */
-static ck_status copied_panel(const worker *w, const ck_product *q) {
+static ck_status copied_panel(worker *w, const ck_product *q) {
   const spread_plan *pl = w->plan;
   const size_t es = ck_dtype_size(q->t), m = q->m, k = q->k, n = q->n;
   ck_device_peer(pl->source);
@@ -75,7 +101,9 @@ static ck_status copied_panel(const worker *w, const ck_product *q) {
       (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
       (!q->K || (s = ck_dev_alloc(&dK, m * n * sizeof(double))) == CK_OK) &&
       (s = peer_copy(dA, w->dev, q->A, pl->source, m * k * es)) == CK_OK &&
-      (s = peer_copy(dB, w->dev, q->B, pl->source, k * n * es)) == CK_OK) {
+      (s = peer_copy(dB, w->dev, q->B, pl->source, k * n * es)) == CK_OK &&
+      (s = ck_cuda_check(cudaStreamSynchronize(0), "copying the operands")) == CK_OK) {
+    copies_done(w);
     d.A = dA;
     d.B = dB;
     d.C = dC;
@@ -94,7 +122,7 @@ static ck_status copied_panel(const worker *w, const ck_product *q) {
 }
 
 static ck_status run_panel(worker *w) {
-  const spread_plan *pl = w->plan;
+  spread_plan *pl = w->plan;
   /* explicitly, even for device 0 (a new thread's default): the libraries loaded beside the
    * package (cuBLAS) find the device's context current in this thread */
   CK_CUDA(cudaSetDevice(w->dev), "selecting a device");
@@ -102,6 +130,7 @@ static ck_status run_panel(worker *w) {
   const ck_product q = panel_of(w);
   if (!pl->on_device) return pl->fn(&q);
   if (w->dev == pl->source && !pl->copy_always) {
+    wait_for_copies(pl);
     CK_TRY(pl->fn(&q));
     return ck_cuda_check(cudaStreamSynchronize(0), "finishing a device's panel");
   }
@@ -116,6 +145,7 @@ static void *work(void *arg) {
     snprintf(w->msg, sizeof w->msg, "%s", ck_last_error());
     w->plan->stop = 1;
   }
+  copies_done(w); /* after a failure too: the source's panel must not wait for it */
   ck_lane_enter(0, NULL);
   return NULL;
 }
@@ -153,19 +183,25 @@ static ck_status spread(spread_plan *pl, const ck_devices *d) {
   share = (share + SPREAD_ALIGN - 1) / SPREAD_ALIGN * SPREAD_ALIGN;
   worker ws[CK_SPREAD_WORKERS];
   int count = 0;
-  for (int i = 0; i < d->count && (size_t)i * share < p->n; i++, count++) {
-    worker *w = &ws[i];
+  for (; count < d->count && (size_t)count * share < p->n; count++) {
+    worker *w = &ws[count];
     memset(w, 0, sizeof *w);
     w->plan = pl;
-    w->slot = 1 + i;
-    w->dev = d->devices[i];
-    w->j0 = (size_t)i * share;
+    w->slot = 1 + count;
+    w->dev = d->devices[count];
+    w->j0 = (size_t)count * share;
     w->cols = p->n - w->j0 < share ? p->n - w->j0 : share;
+    w->copies = pl->on_device && (w->dev != pl->source || pl->copy_always);
+    pl->copies_pending += w->copies;
+  }
+  for (int i = 0; i < count; i++) { /* every count is known before a thread may wait on it */
+    worker *w = &ws[i];
     w->started = pthread_create(&w->thread, NULL, work, w) == 0;
     if (!w->started) {
       w->s = ck_fail(CK_ERR_CUDA, "could not start a thread for device %d", w->dev + 1);
       snprintf(w->msg, sizeof w->msg, "%s", ck_last_error());
       pl->stop = 1;
+      copies_done(w);
     }
   }
   for (int i = 0; i < count; i++)
@@ -180,22 +216,25 @@ static int just_here(const ck_devices *d) {
 
 ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_devices *d) {
   if (just_here(d)) return host_fn(p);
-  spread_plan pl = {host_fn, p, 0, -1, 0, 0};
+  spread_plan pl = {.fn = host_fn, .p = p, .source = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
+                    .copied = PTHREAD_COND_INITIALIZER};
   return spread(&pl, d);
 }
 
 ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const ck_devices *d) {
   if (just_here(d)) return device_fn(p);
-  spread_plan pl = {device_fn, p, 1, ck_device_current(), d->copy_always, 0};
+  spread_plan pl = {.fn = device_fn, .p = p, .on_device = 1, .source = ck_device_current(),
+                    .copy_always = d->copy_always, .lock = PTHREAD_MUTEX_INITIALIZER,
+                    .copied = PTHREAD_COND_INITIALIZER};
   CK_TRY(ck_device_init());
   return spread(&pl, d);
 }
 
-void ck_spread_default(const ck_product *p, ck_devices *d) {
+void ck_spread_default(const ck_product *p, int on_device, ck_devices *d) {
   const int devices = ck_device_count();
   const double work = (double)p->m * (double)p->k * (double)p->n;
   memset(d, 0, sizeof *d);
-  if (devices >= 2 && work >= SPREAD_MIN_WORK) {
+  if (!on_device && devices >= 2 && work >= SPREAD_MIN_WORK) {
     d->count = devices < CK_SPREAD_WORKERS ? devices : CK_SPREAD_WORKERS;
     for (int i = 0; i < d->count; i++) d->devices[i] = i;
   } else {

@@ -27,10 +27,11 @@ int get_matmul_kernel(const mxArray *a) {
   return get_kernel(a, ck_matmul_kernel_id, "matmul");
 }
 
-/* DEVICES of a product (1-based; empty: the default for p's shape on the current device). */
-static ck_devices get_devices(const mxArray *a, const ck_product *p) {
+/* DEVICES of a product (1-based; empty: the default for p's shape and operands, on_device for
+ * gpu_arrays, on the current device). */
+static ck_devices get_devices(const mxArray *a, const ck_product *p, int on_device) {
   ck_devices d;
-  ck_spread_default(p, &d);
+  ck_spread_default(p, on_device, &d);
   return gw_devices(a, &d);
 }
 
@@ -75,7 +76,7 @@ static void host_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
   const int kernel = minplus ? get_minplus_kernel(prhs[2]) : get_matmul_kernel(prhs[2]);
   spread_call c = {.p = host_operands(prhs, t, kernel), .fn = minplus ? ck_minplus : ck_matmul};
   c.with_devices = !(minplus && kernel == CK_MINPLUS_CPU);
-  if (c.with_devices) c.d = get_devices(nrhs > 3 ? prhs[3] : NULL, &c.p);
+  if (c.with_devices) c.d = get_devices(nrhs > 3 ? prhs[3] : NULL, &c.p, 0);
   else if (nrhs > 3 && mxGetNumberOfElements(prhs[3]) > 0)
     gw_fail_invalid("the cpu kernel runs on the CPU: DEVICES does not apply");
   gw_host_result(plhs, t, c.p.m, c.p.n, minplus && nlhs > 1, run_host_call, &c);
@@ -181,7 +182,7 @@ static void device_product(mxArray *plhs[], int nrhs, const mxArray *prhs[], int
   if (ta != tb) gw_fail_invalid("A and B must be of the same class");
   if (na != m * k || nb != k * n) gw_fail_invalid("M, K, N do not match the arrays");
   spread_call c = {.p = {ta, kernel, pa, pb, NULL, NULL, m, k, n}, .fn = fn};
-  c.d = get_devices(nrhs > 6 ? prhs[6] : NULL, &c.p);
+  c.d = get_devices(nrhs > 6 ? prhs[6] : NULL, &c.p, 1);
   c.with_devices = 1;
   gw_device_result(plhs, ta, m * n, witness, run_device_call, &c);
 }
