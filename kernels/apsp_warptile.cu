@@ -95,7 +95,7 @@ template <class TE, bool ARG, int BK> struct ap_op {
       if (nv != old) j.out[(size_t)i * j.ldout + jw] = nv;
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const uint32_t vh = (nv >> 16 * h) & 0xffffu;
+        const uint32_t vh = half(nv, h);
         if (j.copy) j.copy[(size_t)i * j.ldcopy + 2 * jw + h] = vh | vh << 16;
       }
     }

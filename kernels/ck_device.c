@@ -303,7 +303,7 @@ void ck_device_peer(int peer) {
     return;
   }
   peer_granted[dev][peer] = 1;
-  if (cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess) (void)cudaGetLastError(); /* another thread */
+  if (cudaDeviceEnablePeerAccess(peer, 0) != cudaSuccess) (void)cudaGetLastError(); /* already */
   cudaMemPool_t pool = device_pool(peer);
   struct cudaMemAccessDesc access = {{cudaMemLocationTypeDevice, dev},
                                      cudaMemAccessFlagsProtReadWrite};

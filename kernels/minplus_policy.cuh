@@ -68,26 +68,12 @@ struct v3_cfg_page_halves {
  * 86.9%, 128^3 x 2048 81.2% -> 82.3%; int16 256^3 x 256 58.1% -> 62.2%, 512^3 x 32 68.0% ->
  * 70.5%. */
 template <class CFG> struct v3_page_wide { typedef void type; };
+template <> struct v3_page_wide<v3_cfg_page_words> { typedef v3_cfg_words type; };
+template <> struct v3_page_wide<v3_cfg_page_halves> { typedef v3_cfg_words type; };
 template <class T, bool ARG> struct v3_page_cfg { typedef typename v3_cfg<T, ARG>::type type; };
 template <> struct v3_page_cfg<float, false> { typedef v3_cfg_page_words type; };
 template <> struct v3_page_cfg<uint32_t, false> { typedef v3_cfg_page_words type; };
 template <> struct v3_page_cfg<double, false> { typedef v3_cfg_page_double type; };
-
-template <> struct v3_page_wide<v3_cfg_page_words> { typedef v3_cfg_words type; };
-template <> struct v3_page_wide<v3_cfg_page_halves> { typedef v3_cfg_words type; };
-
-/* warptile_launch_pages on CFG, or on its wide form where the padded pages are whole tiles of it
- * (same BM and BK, so the padding is the same). */
-template <class Op, class CFG, class Advance>
-static void mp_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile_a_t<Op> *A,
-                            const warptile_b_t<Op> *B, const Op &op, Advance advance) {
-  typedef typename v3_page_wide<CFG>::type W;
-  if constexpr (!std::is_void<W>::value) {
-    static_assert(W::BM == CFG::BM && W::BK == CFG::BK, "the wide form pads as CFG does");
-    if (Np % W::BN == 0) return warptile_launch_pages<Op, W>(Mp, Np, Kp, pages, A, B, op, advance);
-  }
-  warptile_launch_pages<Op, CFG>(Mp, Np, Kp, pages, A, B, op, advance);
-}
 
 /* Pages that each fill the GPU run one by one on the 2-D path (its split-K and tuned tiles), as
  * do few pages of deep k whose batch leaves SMs idle, where split-K pays: a batch is run in one

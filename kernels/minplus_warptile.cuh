@@ -186,6 +186,19 @@ static void free_split(mp_split *p) {
   p->planes = p->tiles = NULL;
 }
 
+/* A batch of pages on CFG's tiles, or on its wide form (minplus_policy.cuh: v3_page_wide) where
+ * the padded pages are whole tiles of it (same BM and BK, so the padding is the same). */
+template <class Op, class CFG, class Advance>
+static void mp_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile_a_t<Op> *A,
+                            const warptile_b_t<Op> *B, const Op &op, Advance advance) {
+  typedef typename v3_page_wide<CFG>::type W;
+  if constexpr (!std::is_void<W>::value) {
+    static_assert(W::BM == CFG::BM && W::BK == CFG::BK, "the wide form pads as CFG does");
+    if (Np % W::BN == 0) return warptile_launch_pages<Op, W>(Mp, Np, Kp, pages, A, B, op, advance);
+  }
+  warptile_launch_pages<Op, CFG>(Mp, Np, Kp, pages, A, B, op, advance);
+}
+
 /* After a v3 kernel with the witness: K holds the tile of each witness; the smallest k within it
  * whose (saturated) sum equals C(i, j) is Octave's index. Nothing matches only when every term
  * was NaN, where Octave's index is 1. A(i, p) is at A[i * si + p * sp]: neighbouring threads

@@ -36,8 +36,9 @@ typedef struct {
   volatile int stop;
   /* Device operands: the workers that copy them have not all got their copies yet. The source's
    * own panel waits for them: a copy out of the source device queued behind the source's product
-   * waited for the whole product (two H200s: min-plus on gpu_arrays ran the two halves one
-   * after the other, 0.97x of one GPU). */
+   * waited for the whole product (two H200s: int16 min-plus on gpu_arrays ran its two halves one
+   * after the other, 0.96x of one GPU; 1.87x with the wait; single stayed at 0.98x, see
+   * doc/multigpu.md). */
   int copies_pending;
   pthread_mutex_t lock;
   pthread_cond_t copied;
