@@ -377,6 +377,20 @@ endfunction
 %! endfor
 %! assert (released ());
 
+## many rounds (17 at n = 4099, which one GPU runs looking a round ahead: the
+## next round's strips beside the product), the float and packed 16-bit work
+## types; sparse enough that paths have many edges
+%!testif ; gpu_available ()
+%! for cls = {"single", "int16"}
+%!   W = graph (4099, cls{1}, 0.002, false);
+%!   [D, P] = gpu_apsp (W);
+%!   [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+%!   assert (D, Dr, 0);
+%!   assert (P, Pr);
+%!   check_paths (W, D, P);
+%! endfor
+%! assert (released ());
+
 ## graphs with zero-weight cycles (where blocked Floyd-Warshall's order alone
 ## would let P lead round in circles): the same D and P as the CPU reference
 %!testif ; gpu_available ()

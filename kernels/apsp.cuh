@@ -100,6 +100,10 @@ template <class T, class TW> __device__ __forceinline__ TW ap_word_of(T v) {
  *   (na[r][winning k]);
  *   copy, ncopy (optional): every output's final value and next hop, improved or not (nold; the
  *   rounds use copy without paths only, but the product kernels, as measured, keep both);
+ *   ae, lda_e, bt, ldbt: A, and B transposed, in the work type's elements, where the warptile
+ *   step searches for winners (with paths);
+ *   skip_next: the warptile steps leave out the next pivot's rows and columns too (they are
+ *   AP_BLOCK on from skip_r and skip_c, and were done first: apsp_rounds.cu, ap_round_ahead);
  *   skip_r, skip_c: a tile row or column of the grid left out (the pivot's), -1: none. */
 template <class TA, class TB> struct ap_job {
   const TA *A;
@@ -110,8 +114,11 @@ template <class TA, class TB> struct ap_job {
   const int *na, *nold;
   int *nout, *ncopy;
   size_t ldna, ldnold, ldnout, ldncopy;
+  const void *ae, *bt;
+  size_t lda_e, ldbt;
   int rows, cols, depth; /* cols in words of TB */
   int skip_r, skip_c;    /* in tiles of the kernel that runs it */
+  bool skip_next;
 };
 
 /* The buffers of one level's snapshot (step 2 of the distances-only round). The warptile level's
@@ -125,13 +132,15 @@ template <class T, class TW> struct ap_snap {
 /* One device's slab of the np x np work matrix: X's rows r0 .. r0 + rows - 1 (whole pivot
  * blocks; X points at row r0, rows np long) and their next hops (NULL without paths), on device
  * dev, with where a negative cycle was seen in the pivot blocks it closed (the smallest 0-based
- * vertex whose distance to itself went below 0; INT_MAX: none). One device: r0 0, rows np. */
+ * vertex whose distance to itself went below 0; INT_MAX: none). One device: r0 0, rows np.
+ * st: the stream the steps with paths are queued on (0 but for ap_round_ahead's pivot phases). */
 template <class T> struct ap_matrix {
   T *X;
   int *N;
   size_t np, r0, rows;
   int *neg;
   int dev;
+  cudaStream_t st;
   bool owns(size_t k0) const { return k0 >= r0 && k0 < r0 + rows; }
   int pivot_rows(size_t k0) const { return owns(k0) ? (int)(k0 - r0) : -1; } /* -1: not here */
 };
@@ -164,9 +173,10 @@ void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s)
 /* The histories of a round with paths (apsp_history.cu), each row or column k as it stood at
  * step k: the pivot block's rows ([k][k'], B x B) and columns ([k'][k]) with their next hops,
  * the row strip's rows (B x np) and the column strip's columns (np x B) with their next hops,
- * as words for the warptile level's A operand (aliases cs except for 16-bit work). */
+ * as words for the warptile level's A operand (aliases cs except for 16-bit work); rst, the row
+ * strip transposed (np x B) for step 3's searches. */
 template <class T, class TW> struct ap_hist {
-  T *pr, *pc, *rs, *cs;
+  T *pr, *pc, *rs, *cs, *rst;
   int *npc, *ncs;
   TW *csa;
 };
@@ -175,7 +185,8 @@ template <class T, class TW> struct ap_hist {
  * region's columns (ap_strip_rows), or columns p .. p + R - 1 over its rows (ap_strip_cols), the
  * pivot's own columns or rows (skip .. skip + R - 1; -1: none here) left out. H: the pivot's
  * columns (rows strip) or rows (columns strip) at their steps, Hn the pivot columns' next hops;
- * out, nout, outa: the strip's own history (nout, outa: NULL where not wanted; outa: as words). */
+ * out, nout, outa: the strip's own history (nout, outa: NULL where not wanted; outa: as words);
+ * st: the stream. */
 template <class T, class TW> struct ap_strip {
   T *X;
   int *N;
@@ -188,6 +199,7 @@ template <class T, class TW> struct ap_strip {
   int *nout;
   TW *outa;
   size_t ldout;
+  cudaStream_t st;
 };
 template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s);
 template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s);
@@ -196,18 +208,22 @@ template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s)
  * h.pr, h.pc, h.npc. */
 template <class T> void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
                                             const ap_hist<T, typename ap_work<T>::S> &h);
-/* A round with paths (apsp_history.cu). The pivot phase on the owner: step 1 and the row strip;
- * the strip is then h.pr and h.rs, which lie one after the other (AP_BLOCK x (AP_BLOCK + np)). */
+/* A round with paths (apsp_history.cu), every launch on m.st. The pivot phase on the owner: step
+ * 1 and the row strip; the strip is then h.pr and h.rs, which lie one after the other (AP_BLOCK x
+ * (AP_BLOCK + np)). */
 template <class T> void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
                                             const ap_hist<T, typename ap_work<T>::S> &h);
-/* The slab phase on every device, from `strip` (the owner's h.pr, or a copy): the column strip
- * and step 3. */
-template <class T> void ap_round_slab_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
+/* The slab phase's first half on every device, from `strip` (the owner's h.pr, or a copy): the
+ * column strip, and the row strip's transposed copy h.rst for step 3's searches. */
+template <class T> void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
                                            const ap_hist<T, typename ap_work<T>::S> &h);
-/* Step 3 with paths (apsp_warptile.cu): the rest from the column strip's history and the row
- * strip's (rs: AP_BLOCK x np). */
+/* Step 3 with paths (apsp_warptile.cu), the slab phase's second half: the rest from the column
+ * strip's history and the row strip's (rs: AP_BLOCK x np), all of it or in two parts, the next
+ * pivot's rows and columns (one device: ap_round_ahead) and then the others. */
+enum ap_rest_part { AP_REST_ALL, AP_REST_NEXT, AP_REST_OTHERS };
 template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
-                                     const ap_hist<T, typename ap_work<T>::S> &h);
+                                     const ap_hist<T, typename ap_work<T>::S> &h,
+                                     ap_rest_part part);
 
 /* The rounds (apsp_rounds.cu) over `count` slabs that together cover X, each on its device, with
  * paths where the slabs have next hops; Ctrl-C and progress through a. On a negative cycle they

@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
 
 template <class T, class TW, int R, bool COLS> void ap_strip_launch(const ap_strip<T, TW> &s) {
   const unsigned blocks = (unsigned)((s.size + AP_STRIP_PER_BLOCK - 1) / AP_STRIP_PER_BLOCK);
-  ap_strip_kernel<T, TW, R, COLS><<<blocks, 32 * AP_STRIP_WARPS>>>(s);
+  ap_strip_kernel<T, TW, R, COLS><<<blocks, 32 * AP_STRIP_WARPS, 0, s.st>>>(s);
 }
 
 template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s) {
@@ -169,25 +169,26 @@ void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
   const size_t at = (k0 - m.r0) * m.np; /* the row strip's first row */
   ap_close_block_hist<T>(m, k0, h);
   ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0, (int)m.np, (int)k0, h.pc, h.npc,
-                          AP_BLOCK, h.rs, NULL, NULL, m.np};
+                          AP_BLOCK, h.rs, NULL, NULL, m.np, m.st};
   ap_strip_rows<T, TW, AP_BLOCK>(rows);
 }
 
 template <class T>
-void ap_round_slab_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
+void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
                         const ap_hist<T, typename ap_work<T>::S> &h) {
   typedef typename ap_work<T>::S TW;
   const int B = AP_BLOCK;
   ap_strip<T, TW> cols = {m.X, m.N, m.np, (int)k0, (int)m.rows, m.pivot_rows(k0), strip, NULL, B,
-                          h.cs, h.ncs, sizeof(TW) != sizeof(T) ? h.csa : NULL, (size_t)B};
+                          h.cs, h.ncs, sizeof(TW) != sizeof(T) ? h.csa : NULL, (size_t)B, m.st};
   ap_strip_cols<T, TW, AP_BLOCK>(cols);
-  ap_rest_hist<T>(m, k0, strip + (size_t)B * B, h);
+  transpose_pad<T><<<transpose_grid(m.np, B), dim3(32, 8), 0, m.st>>>(strip + (size_t)B * B,
+                                                                        h.rst, m.np, B, B);
 }
 
 #define AP_HISTORY_INSTANCE(T)                                                                   \
   template void ap_round_pivot_hist<T>(const ap_matrix<T> &, size_t,                             \
                                        const ap_hist<T, typename ap_work<T>::S> &);              \
-  template void ap_round_slab_hist<T>(const ap_matrix<T> &, size_t, const T *,                   \
+  template void ap_round_cols_hist<T>(const ap_matrix<T> &, size_t, const T *,                   \
                                       const ap_hist<T, typename ap_work<T>::S> &);               \
   template void ap_strip_rows<T, typename ap_work<T>::S, AP_TILE>(                               \
       const ap_strip<T, typename ap_work<T>::S> &);                                              \

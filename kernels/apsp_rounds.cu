@@ -11,7 +11,10 @@
  *   4. the owner's stream waits for the copies before anything it queues next: the next round
  *      rewrites the rows (or the histories) the strip was read from.
  * A device's copy and its slab phase follow its previous slab phase on its stream, so one buffer
- * per device is enough. Streams of one device (tests: a device listed twice) are one stream. */
+ * per device is enough. Streams of one device (tests: a device listed twice) are one stream.
+ *
+ * One device with paths looks a round ahead instead (ap_round_ahead): the pivot phase and the
+ * column strip of round r + 1 run on a stream of their own while round r's product finishes. */
 #include <limits.h>
 #include <time.h>
 
@@ -60,8 +63,8 @@ template <class T, class TW> struct ap_hist_mem {
   ck_status alloc(size_t np, size_t rows) {
     const size_t B = AP_BLOCK, pv = B * B, strip = B * np, cs = rows * B;
     const bool words = sizeof(TW) != sizeof(T);
-    const size_t bytes = sizeof(T) * (2 * pv + strip + cs) + sizeof(int) * (pv + cs) +
-                         (words ? sizeof(TW) * cs : 0) + 8 * 16;
+    const size_t bytes = sizeof(T) * (2 * pv + 2 * strip + cs) + sizeof(int) * (pv + cs) +
+                         (words ? sizeof(TW) * cs : 0) + 9 * 16;
     CK_TRY(ck_dev_alloc(&block, bytes));
     ap_carve c = {(char *)block};
     h.pr = (T *)c.take(sizeof(T) * pv); /* whole 16-byte pieces: rs follows pr directly */
@@ -71,6 +74,7 @@ template <class T, class TW> struct ap_hist_mem {
     h.npc = (int *)c.take(sizeof(int) * pv);
     h.ncs = (int *)c.take(sizeof(int) * cs);
     h.csa = words ? (TW *)c.take(sizeof(TW) * cs) : (TW *)h.cs;
+    h.rst = (T *)c.take(sizeof(T) * strip);
     return CK_OK;
   }
 };
@@ -86,15 +90,20 @@ template <class T> struct ap_slab_run {
   ap_matrix<T> m;
   ap_snap_mem<T, TW> big;
   ap_snap_mem<T, T> tile;
-  ap_hist_mem<T, TW> hist;
-  T *copy;                   /* the owner's strip, when another device owns the pivot */
-  cudaEvent_t pivot, copied; /* this device's pivot phase done; its copy of the strip done */
+  ap_hist_mem<T, TW> hist[2]; /* the second: ap_round_ahead's next round */
+  T *copy;                    /* the owner's strip, when another device owns the pivot */
+  cudaEvent_t pivot, copied;  /* this device's pivot phase done; its copy of the strip done */
   cudaEvent_t done[AP_IN_FLIGHT];
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
+  /* ap_round_ahead: its stream, and events after the next pivot's rows and columns (on stream 0)
+   * and after a round's pivot phase and column strip (on `ahead`) */
+  bool looks_ahead;
+  cudaStream_t ahead;
+  cudaEvent_t next_ready, strips_done;
 
   bool paths() const { return m.N != NULL; }
   const T *strip(size_t k0) const { /* where this device's strip lies when it owns pivot k0 */
-    return paths() ? hist.h.pr : m.X + (k0 - m.r0) * m.np;
+    return paths() ? hist[0].h.pr : m.X + (k0 - m.r0) * m.np;
   }
   static size_t strip_elems(size_t np, bool paths) {
     return (size_t)AP_BLOCK * (np + (paths ? AP_BLOCK : 0));
@@ -107,16 +116,31 @@ static double ap_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* What ap_round_ahead needs besides one round's buffers: the high-priority stream (the next
+ * round's pivot phase is a chain of small launches; at the default priority each waited for the
+ * product's blocks queued before it), two events and the next round's histories. */
+template <class T> static ck_status ap_ahead_alloc(ap_slab_run<T> &r) {
+  int least = 0, greatest = 0;
+  CK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest), "asking for stream priorities");
+  CK_CUDA(cudaStreamCreateWithPriority(&r.ahead, cudaStreamNonBlocking, greatest),
+          "creating a stream");
+  CK_CUDA(cudaEventCreateWithFlags(&r.next_ready, cudaEventDisableTiming), "creating events");
+  CK_CUDA(cudaEventCreateWithFlags(&r.strips_done, cudaEventDisableTiming), "creating events");
+  return r.hist[1].alloc(r.m.np, r.m.rows);
+}
+
 template <class T> static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, int *neg_host) {
   const size_t np = r.m.np, rows = r.m.rows;
   CK_TRY(ck_device_use(r.m.dev));
   r.neg_host = neg_host;
   for (int i = 0; i < AP_IN_FLIGHT; i++) r.neg_host[i] = INT_MAX;
-  if (r.paths()) CK_TRY(r.hist.alloc(np, rows));
+  if (r.paths()) CK_TRY(r.hist[0].alloc(np, rows));
   else {
     CK_TRY(r.big.alloc(np, rows, AP_BLOCK));
     CK_TRY(r.tile.alloc(AP_BLOCK, AP_BLOCK, AP_TILE));
   }
+  r.looks_ahead = count == 1 && r.paths() && np > AP_BLOCK;
+  if (r.looks_ahead) CK_TRY(ap_ahead_alloc(r));
   if (count > 1) {
     CK_TRY(ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T>::strip_elems(np, r.paths())));
     CK_CUDA(cudaEventCreateWithFlags(&r.pivot, cudaEventDisableTiming), "creating events");
@@ -135,10 +159,12 @@ template <class T> static ck_status ap_slab_free(ap_slab_run<T> &r) {
     st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
   ck_dev_free(r.big.block);
   ck_dev_free(r.tile.block);
-  ck_dev_free(r.hist.block);
+  ck_dev_free(r.hist[0].block);
+  ck_dev_free(r.hist[1].block);
   ck_dev_free(r.copy);
-  cudaEvent_t ev[2 + AP_IN_FLIGHT] = {r.pivot, r.copied};
-  for (int i = 0; i < AP_IN_FLIGHT; i++) ev[2 + i] = r.done[i];
+  if (r.ahead) cudaStreamDestroy(r.ahead);
+  cudaEvent_t ev[4 + AP_IN_FLIGHT] = {r.pivot, r.copied, r.next_ready, r.strips_done};
+  for (int i = 0; i < AP_IN_FLIGHT; i++) ev[4 + i] = r.done[i];
   for (cudaEvent_t e : ev)
     if (e) cudaEventDestroy(e);
   return st;
@@ -185,7 +211,7 @@ template <class T>
 static ck_status ap_pivot_and_copies(ap_slab_run<T> *runs, int count, int owner, size_t k0) {
   ap_slab_run<T> &o = runs[owner];
   CK_TRY(ck_device_use(o.m.dev));
-  if (o.paths()) ap_round_pivot_hist<T>(o.m, k0, o.hist.h);
+  if (o.paths()) ap_round_pivot_hist<T>(o.m, k0, o.hist[0].h);
   else ap_round_pivot<T>(o.m, k0, o.tile.s, o.big.s);
   if (count == 1) return CK_OK;
   CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
@@ -212,8 +238,12 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
     ap_slab_run<T> &r = runs[i];
     CK_TRY(ck_device_use(r.m.dev));
     const T *strip = i != owner ? r.copy : o.strip(k0);
-    if (r.paths()) ap_round_slab_hist<T>(r.m, k0, strip, r.hist.h);
-    else ap_round_slab<T>(r.m, k0, strip, r.big.s);
+    if (r.paths()) {
+      ap_round_cols_hist<T>(r.m, k0, strip, r.hist[0].h);
+      ap_rest_hist<T>(r.m, k0, strip + (size_t)AP_BLOCK * AP_BLOCK, r.hist[0].h, AP_REST_ALL);
+    } else {
+      ap_round_slab<T>(r.m, k0, strip, r.big.s);
+    }
     CK_TRY(ap_mark(r, round));
   }
   if (count == 1) return CK_OK;
@@ -221,6 +251,39 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
   for (int i = 0; i < count; i++)
     if (i != owner) CK_CUDA(cudaStreamWaitEvent(0, runs[i].copied, 0), "ordering devices");
   return CK_OK;
+}
+
+/* A round on one device with paths, looking one ahead: the histories of round r + 1 (its pivot
+ * phase and column strip, on the stream `ahead`) need only the next pivot's rows and columns of
+ * round r's product, so those go first and the rest of the product runs beside them. The two
+ * touch disjoint parts of X and N, and the rounds' histories alternate between two buffers.
+ * Stream 0 waits for round r + 1's histories before round r + 1's product. */
+template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t round, size_t rounds) {
+  const size_t B = AP_BLOCK, k0 = round * B;
+  ap_matrix<T> side = r.m;
+  side.st = r.ahead;
+  auto histories = [&](size_t k, const ap_hist<T, typename ap_work<T>::S> &h) {
+    ap_round_pivot_hist<T>(side, k, h);
+    ap_round_cols_hist<T>(side, k, h.pr, h);
+    return ck_cuda_check(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
+  };
+  const auto &h = r.hist[round % 2].h;
+  if (round == 0) { /* after what stream 0 holds: the work matrix's conversion */
+    CK_CUDA(cudaEventRecord(r.next_ready, 0), "recording a round");
+    CK_CUDA(cudaStreamWaitEvent(r.ahead, r.next_ready, 0), "ordering streams");
+    CK_TRY(histories(k0, h));
+  }
+  CK_CUDA(cudaStreamWaitEvent(0, r.strips_done, 0), "ordering streams");
+  if (round + 1 == rounds) {
+    ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_ALL);
+    return ap_mark(r, round);
+  }
+  ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_NEXT);
+  CK_CUDA(cudaEventRecord(r.next_ready, 0), "recording a round");
+  CK_CUDA(cudaStreamWaitEvent(r.ahead, r.next_ready, 0), "ordering streams");
+  CK_TRY(histories(k0 + B, r.hist[(round + 1) % 2].h));
+  ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_OTHERS);
+  return ap_mark(r, round);
 }
 
 /* Direct access between every pair of the slabs' devices, where the GPUs allow it. */
@@ -252,6 +315,10 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
     const size_t k0 = round * AP_BLOCK;
     st = ap_pace(runs, count, a, round, rounds, last, stop);
     if (st != CK_OK || stop) break;
+    if (runs[0].looks_ahead) {
+      st = ap_round_ahead(runs[0], round, rounds);
+      continue;
+    }
     while (!runs[owner].m.owns(k0)) owner++;
     st = ap_pivot_and_copies(runs, count, owner, k0);
     if (st == CK_OK) st = ap_slabs(runs, count, owner, k0, round);

@@ -226,12 +226,13 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
   for (int t = 0; t < B / AP_TILE; t++) {
     const int p = t * AP_TILE;
     const size_t d = (size_t)p * B + p; /* the tile's place in the histories */
-    ap_fw_tile<T, true><<<1, AP_FW_THREADS>>>(X + p * ld + p, N + p * ld + p, ld, (int)k0 + p,
-                                              m.neg, ap_fw_rec<T>{h.pr + d, h.pc + d, h.npc + d, B});
+    const ap_fw_rec<T> rec = {h.pr + d, h.pc + d, h.npc + d, B};
+    ap_fw_tile<T, true><<<1, AP_FW_THREADS, 0, m.st>>>(X + p * ld + p, N + p * ld + p, ld,
+                                                       (int)k0 + p, m.neg, rec);
     ap_strip<T, TW> rows = {X, N, ld, p, B, p, h.pc + d, h.npc + d, B, h.pr + (size_t)p * B,
-                            NULL, NULL, (size_t)B};
+                            NULL, NULL, (size_t)B, m.st};
     ap_strip<T, TW> cols = {X, N, ld, p, B, p, h.pr + d, NULL, B, h.pc + p, h.npc + p, NULL,
-                            (size_t)B};
+                            (size_t)B, m.st};
     ap_strip_rows<T, TW, AP_TILE>(rows);
     ap_strip_cols<T, TW, AP_TILE>(cols);
     ap_job<T, T> rest = {};
@@ -241,7 +242,7 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
     rest.rows = B, rest.cols = B, rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
     dim3 g = ap_tile_grid(B, B);
     g.z = 1;
-    ap_tile_product<T, true><<<g, AP_TILE_THREADS>>>(rest, rest);
+    ap_tile_product<T, true><<<g, AP_TILE_THREADS, 0, m.st>>>(rest, rest);
   }
 }
 

@@ -11,12 +11,14 @@
 #include "warptile.cuh"
 
 /* The arithmetic of each work type in the kernel's words: the identity of the minimum, one
- * pair update (min (c, a + b)), and the running minimum v taking a tile's minimum t, with its
- * tile, where t is smaller. */
+ * pair update (min (c, a + b)), and the running minimum v taking a tile's t, with the tile where
+ * t is smaller. With next hops t either restarts each tile (its first term a + b, where single
+ * and double spare an FMNMX) or runs on from v (RUNS_ON: the integer words, where a restart
+ * cost the packed halves a min and a compare per tile; t <= v then). */
 template <class T> struct ap_words;
 template <class F> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
   typedef F W;
-  enum { E = 1 };
+  enum { E = 1, RUNS_ON = 0 };
   static __device__ __forceinline__ W identity() { return INFINITY; }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return min(c, a + b); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
@@ -27,32 +29,32 @@ template <> struct ap_words<float> : ap_words_fp<float> {};
 template <> struct ap_words<double> : ap_words_fp<double> {};
 template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
   typedef uint32_t W;
-  enum { E = 1 };
+  enum { E = 1, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u32(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    if (t < v) v = t, id = tile;
+    if (t < v) id = tile;
+    v = t;
   }
 };
 /* Two 16-bit values per word (values below 2^15: no half wraps, so a + b adds both halves).
- * keep without compares, as gpu_minplus's packed witness does: v - min (v, t) is nonzero in
- * each half that improved, capped at 1 and times the tile (which only grows) it raises that
- * half's id by a max. */
+ * keep without compares, as gpu_minplus's packed witness does: v - t (no half below 0) is
+ * nonzero in each half that improved, capped at 1 and times the tile (which only grows) it
+ * raises that half's id by a max. */
 template <> struct ap_words<uint16_t> {
   typedef uint32_t W;
-  enum { E = 2 };
+  enum { E = 2, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u16x2(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    const uint32_t nv = __vminu2(v, t);
-    id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
-    v = nv;
+    id = __vmaxu2(id, __vminu2(v - t, 0x00010001u) * tile);
+    v = t;
   }
 };
 
 /* The Op of warptile_kernel (warptile.cuh) for one step's product: ap_job in words. Outputs are
  * (row i, word jw); element jw * E + h of row i is half h of the word. */
-template <class TE, bool ARG, int BK> struct ap_op {
+template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per block */
   typedef ap_words<TE> Wd;
   typedef typename Wd::W T;
   enum { E = Wd::E };
@@ -68,12 +70,12 @@ template <class TE, bool ARG, int BK> struct ap_op {
     if (j.skip_c >= 0 && bcol >= j.skip_c) bcol += skip_words;
   }
   static __device__ __forceinline__ void init(Acc &x) {
-    x.v = Wd::identity();
+    x.v = x.t = Wd::identity();
     x.id = 0;
   }
   static __device__ __forceinline__ void first(Acc &x, T a, T b) {
-    if (ARG) x.t = a + b;
-    else x.v = Wd::addmin(a, b, x.v);
+    if (ARG && !Wd::RUNS_ON) x.t = a + b;
+    else step(x, a, b);
   }
   static __device__ __forceinline__ void step(Acc &x, T a, T b) {
     if (ARG) x.t = Wd::addmin(a, b, x.t);
@@ -103,10 +105,11 @@ template <class TE, bool ARG, int BK> struct ap_op {
 
   /* With next hops (ARG; such jobs have no copies): store_tile. An improved element's next hop
    * is its winner's in the column strip's history, and the winner is the first k of the element's
-   * winning tile whose term equals the new value. Searched where each output is, a warp ran the
-   * search of an accumulator whenever any of its lanes had improved there, the others idle (in
-   * most rounds 10-50% of the outputs improve, doc/NOTES.md); so the improved elements are first
-   * marked (their tile in nout), then searched by the warp's lanes together, 32 at a time. */
+   * winning tile whose term is the tile's least (the new value: later tiles did not improve on
+   * it). Searched where each output is, a warp ran the search of an accumulator whenever any of
+   * its lanes had improved there, the others idle (in most rounds 10-50% of the outputs improve,
+   * doc/NOTES.md); so the improved elements are first marked (their tile in shared memory), then
+   * searched by the warp's lanes together, 32 at a time. */
   static constexpr bool stores_whole = ARG;
 
   /* Half h of a word (E == 2), or the word. */
@@ -115,10 +118,10 @@ template <class TE, bool ARG, int BK> struct ap_op {
     else return (w >> 16 * h) & 0xffffu;
   }
   /* Store the distances and mark the improved elements: mine[h] bit q for half h of accumulator q
-   * (row-major in acc). */
+   * (row-major in acc), its tile in tiles[q * E + h][lane]. */
   template <int NA, int NB, class At>
   __device__ __forceinline__ void store_marks(const Acc (&acc)[NA][NB], At at,
-                                              uint32_t (&mine)[E]) const {
+                                              uint32_t (&mine)[E], uint8_t (*tiles)[32]) const {
     static_assert(NA * NB <= 32, "one mask per half holds a lane's accumulators");
     const int lane = threadIdx.x % 32;
 #pragma unroll
@@ -130,12 +133,12 @@ template <class TE, bool ARG, int BK> struct ap_op {
         const int2 p = at(a, b, lane);
         const Acc &x = acc[a][b];
         const T old = j.old[(size_t)p.x * j.ldo + p.y];
-        int *mark = j.nout + (size_t)p.x * j.ldnout + (size_t)p.y * E;
+        const int q = a * NB + b;
         if constexpr (E == 1) {
           if (x.v < old) {
             j.out[(size_t)p.x * j.ldout + p.y] = x.v;
-            *mark = (int)x.id;
-            mine[0] |= 1u << (a * NB + b);
+            tiles[q][lane] = (uint8_t)x.id;
+            mine[0] |= 1u << q;
           }
         } else {
           const T nv = __vminu2(x.v, old);
@@ -143,33 +146,44 @@ template <class TE, bool ARG, int BK> struct ap_op {
 #pragma unroll
           for (int h = 0; h < E; h++)
             if (half(nv, h) < half(old, h)) {
-              mark[h] = (int)half(x.id, h);
-              mine[h] |= 1u << (a * NB + b);
+              tiles[q * E + h][lane] = (uint8_t)half(x.id, h);
+              mine[h] |= 1u << q;
             }
         }
       }
   }
 
-  /* The winner of element (i, col), whose value is v, in tile `tile`: every term of the tile
-   * loaded at once (the row of A in 16-byte pieces), the first equal one taken. */
-  __device__ __forceinline__ int winner(int i, int col, typename ap_work<TE>::S v,
-                                        int tile) const {
-    const int k0 = tile * BK, PER = 16 / sizeof(T);
-    vec16<T> a[BK / PER];
+  /* The winner of element (i, col) in tile `tile`: every term of the tile loaded at once in
+   * 16-byte pieces (the row of A, and the column of B from its transposed copy bt: read from B
+   * itself, a load of one element per term went to as many sectors; both in elements, not words,
+   * for fewer loads of 16-bit work), the first least one taken.
+   * (Tracking over two or four tiles, for fewer instructions per word, made the searches cost
+   * more than it saved: doc/NOTES.md.) */
+  __device__ __forceinline__ int winner(int i, int col, int tile) const {
+    constexpr int P = 16 / sizeof(TE);
+    static_assert(BK % P == 0, "whole 16-byte pieces");
+    const int k0 = tile * BK;
+    const TE *ae = (const TE *)j.ae + (size_t)i * j.lda_e + k0;
+    const TE *bt = (const TE *)j.bt + (size_t)col * j.ldbt + k0;
+    vec16<TE> a[BK / P], b[BK / P];
 #pragma unroll
-    for (int l = 0; l < BK / PER; l++) a[l] = load16(j.A + (size_t)i * j.lda + k0 + l * PER);
-    const TE *b = (const TE *)j.B + col + (size_t)k0 * j.ldb * E;
+    for (int l = 0; l < BK / P; l++) a[l] = load16(ae + l * P), b[l] = load16(bt + l * P);
+    auto term = [&](int k) { return ap_work<TE>::sum(a[k / P].e[k % P], b[k / P].e[k % P]); };
+    typename ap_work<TE>::S least = term(0);
     int w = k0;
 #pragma unroll
-    for (int k = BK - 1; k >= 0; k--) /* a word's low half is the value */
-      if (ap_work<TE>::sum((TE)a[k / PER].e[k % PER], b[(size_t)k * j.ldb * E]) == v) w = k0 + k;
+    for (int k = 1; k < BK; k++) {
+      const auto t = term(k);
+      if (t < least) least = t, w = k0 + k;
+    }
     return w;
   }
 
   /* Search the marked elements of half h, the warp's lanes sharing them out in the order of
-   * their masks; at gives each element's place in its lane. */
+   * their masks; at gives each element's place in its lane, tiles its tile. */
   template <int NB, class At>
-  __device__ __forceinline__ void search_marks(uint32_t mine, int h, At at) const {
+  __device__ __forceinline__ void search_marks(uint32_t mine, int h, At at,
+                                               const uint8_t (*tiles)[32]) const {
     const unsigned FULL = 0xffffffffu;
     const int lane = threadIdx.x % 32, count = __popc(mine);
     int upto = count; /* inclusive prefix sum of the counts over the warp's lanes */
@@ -191,37 +205,43 @@ template <class TE, bool ARG, int BK> struct ap_op {
         const int q = (int)__fns(theirs, 0, s - first + 1);
         const int2 p = at(q / NB, q % NB, owner);
         const int col = p.y * E + h;
-        int *nx = j.nout + (size_t)p.x * j.ldnout + col;
-        const TE v = ((const TE *)j.out)[(size_t)p.x * j.ldout * E + col];
-        *nx = j.na[(size_t)p.x * j.ldna + winner(p.x, col, v, *nx)];
+        const int w = winner(p.x, col, tiles[q * E + h][owner]);
+        j.nout[(size_t)p.x * j.ldnout + col] = j.na[(size_t)p.x * j.ldna + w];
       }
     }
   }
 
   template <int NA, int NB, class At>
   __device__ __forceinline__ void store_tile(const Acc (&acc)[NA][NB], At at) const {
+    /* the marks: through the next-hop matrix, int16 n = 16384 took 262 ms with P against 250 */
+    __shared__ uint8_t tiles[NW][NA * NB * E][32];
+    uint8_t(*mine_tiles)[32] = tiles[threadIdx.x / 32];
     uint32_t mine[E];
-    store_marks(acc, at, mine);
-    __syncwarp(); /* the marks and distances, to the lanes that search them */
+    store_marks(acc, at, mine, mine_tiles);
+    __syncwarp(); /* the marks, to the lanes that search them */
 #pragma unroll
-    for (int h = 0; h < E; h++) search_marks<NB>(mine[h], h, at);
+    for (int h = 0; h < E; h++) search_marks<NB>(mine[h], h, at, mine_tiles);
   }
 };
 
-/* One step's product: job.rows x job.cols words, job.depth deep, less the pivot's tiles. */
+/* One step's product on stream st: job.rows x job.cols words, job.depth deep, less the pivot's
+ * tiles (and the next pivot's, job.skip_next). */
 template <class TE, bool ARG, class C>
-static void ap_product_cfg(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
-  typedef ap_op<TE, ARG, C::BK> Op;
-  const int E = ap_words<TE>::E;
-  Op op = {job, job.skip_r >= 0 ? AP_BLOCK : 0, job.skip_c >= 0 ? AP_BLOCK / E : 0};
+static void ap_product_cfg(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job,
+                           cudaStream_t st) {
+  typedef ap_op<TE, ARG, C::BK, C::NT / 32> Op;
+  const int E = ap_words<TE>::E, skip = AP_BLOCK * (job.skip_next ? 2 : 1);
+  Op op = {job, job.skip_r >= 0 ? skip : 0, job.skip_c >= 0 ? skip / E : 0};
   const int rows = job.rows - op.skip_rows, cols = job.cols - op.skip_words;
   if (rows <= 0 || cols <= 0) return;
   warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN, C::NT, false>
-      <<<dim3(cols / C::BN, rows / C::BM), C::NT>>>((int)job.ldb, job.depth, job.depth, job.A,
-                                                    job.B, op);
+      <<<dim3(cols / C::BN, rows / C::BM), C::NT, 0, st>>>((int)job.ldb, job.depth, job.depth,
+                                                           job.A, job.B, op);
 }
-template <class TE, bool ARG> static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job) {
-  ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job);
+template <class TE, bool ARG>
+static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job,
+                       cudaStream_t st) {
+  ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job, st);
 }
 
 /* The rest of a slab (step 4, or step 3 with paths), in place: A, the slab's column strip (its
@@ -253,7 +273,7 @@ void ap_round_pivot(const ap_matrix<T> &m, size_t k0, const ap_snap<T, T> &tile,
   row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
   row.ldo = ldw, row.out = (W *)m.X + pr * ldw, row.ldout = ldw;
   row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
-  ap_product<T, false>(row);
+  ap_product<T, false>(row, m.st);
 }
 
 template <class T>
@@ -272,18 +292,38 @@ void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
   col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
   col.rows = (int)m.rows, col.cols = B / E, col.depth = B, col.skip_r = m.pivot_rows(k0);
   col.skip_c = -1;
-  ap_product<T, false>(col);
-  ap_product<T, false>(ap_rest_job<T>(m, k0, s.cs2a, strip));
+  ap_product<T, false>(col, m.st);
+  ap_product<T, false>(ap_rest_job<T>(m, k0, s.cs2a, strip), m.st);
 }
 
 /* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
- * and the row strip's, in place. */
+ * and the row strip's, in place, whole or in parts (ap_rest_part). The next pivot's rows and
+ * columns are its block rows k1 .. k1 + B - 1 over every column but the pivot's, then its
+ * columns over every row but the pivot's and those; the others leave out both. */
 template <class T>
 void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
-                  const ap_hist<T, typename ap_work<T>::S> &h) {
+                  const ap_hist<T, typename ap_work<T>::S> &h, ap_rest_part part) {
+  const int E = ap_words<T>::E, B = AP_BLOCK;
   auto rest = ap_rest_job<T>(m, k0, h.csa, rs);
-  rest.na = h.ncs, rest.ldna = AP_BLOCK, rest.nout = m.N, rest.ldnout = m.np;
-  ap_product<T, true>(rest);
+  rest.na = h.ncs, rest.ldna = B, rest.nout = m.N, rest.ldnout = m.np;
+  rest.ae = h.cs, rest.lda_e = B, rest.bt = h.rst, rest.ldbt = B;
+  if (part != AP_REST_NEXT) {
+    rest.skip_next = part == AP_REST_OTHERS;
+    ap_product<T, true>(rest, m.st);
+    return;
+  }
+  const size_t k1 = k0 + B, r1 = k1 - m.r0; /* one slab: the next pivot's rows are here */
+  auto rows = rest;
+  rows.A += r1 * rows.lda, rows.old += r1 * rows.ldo, rows.out += r1 * rows.ldout;
+  rows.na += r1 * rows.ldna, rows.nout += r1 * rows.ldnout;
+  rows.ae = h.cs + r1 * B;
+  rows.rows = B, rows.skip_r = -1;
+  ap_product<T, true>(rows, m.st);
+  auto cols = rest;
+  cols.B += k1 / E, cols.old += k1 / E, cols.out += k1 / E, cols.nout += k1;
+  cols.bt = (const T *)h.rst + k1 * B;
+  cols.cols = B / E, cols.skip_c = -1, cols.skip_next = true;
+  ap_product<T, true>(cols, m.st);
 }
 
 #define AP_WARPTILE_INSTANCE(T)                                                             \
@@ -292,5 +332,5 @@ void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
   template void ap_round_slab<T>(const ap_matrix<T> &, size_t, const T *,                   \
                                  const ap_snap<T, typename ap_work<T>::S> &);               \
   template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const T *,                    \
-                                const ap_hist<T, typename ap_work<T>::S> &);
+                                const ap_hist<T, typename ap_work<T>::S> &, ap_rest_part);
 AP_INSTANTIATE(AP_WARPTILE_INSTANCE)
