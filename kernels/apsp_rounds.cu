@@ -95,11 +95,11 @@ template <class T> struct ap_slab_run {
   cudaEvent_t pivot, copied;  /* this device's pivot phase done; its copy of the strip done */
   cudaEvent_t done[AP_IN_FLIGHT];
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
-  /* ap_round_ahead: its stream, and events after the next pivot's rows and columns (on stream 0)
-   * and after a round's pivot phase and column strip (on `ahead`) */
+  /* ap_round_ahead: its stream, and events after a round's histories (on `ahead`) and after the
+   * rest of its product (on stream 0) */
   bool looks_ahead;
   cudaStream_t ahead;
-  cudaEvent_t next_ready, strips_done;
+  cudaEvent_t strips_done, rest_done;
 
   bool paths() const { return m.N != NULL; }
   const T *strip(size_t k0) const { /* where this device's strip lies when it owns pivot k0 */
@@ -124,8 +124,8 @@ template <class T> static ck_status ap_ahead_alloc(ap_slab_run<T> &r) {
   CK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest), "asking for stream priorities");
   CK_CUDA(cudaStreamCreateWithPriority(&r.ahead, cudaStreamNonBlocking, greatest),
           "creating a stream");
-  CK_CUDA(cudaEventCreateWithFlags(&r.next_ready, cudaEventDisableTiming), "creating events");
   CK_CUDA(cudaEventCreateWithFlags(&r.strips_done, cudaEventDisableTiming), "creating events");
+  CK_CUDA(cudaEventCreateWithFlags(&r.rest_done, cudaEventDisableTiming), "creating events");
   return r.hist[1].alloc(r.m.np, r.m.rows);
 }
 
@@ -163,7 +163,7 @@ template <class T> static ck_status ap_slab_free(ap_slab_run<T> &r) {
   ck_dev_free(r.hist[1].block);
   ck_dev_free(r.copy);
   if (r.ahead) cudaStreamDestroy(r.ahead);
-  cudaEvent_t ev[4 + AP_IN_FLIGHT] = {r.pivot, r.copied, r.next_ready, r.strips_done};
+  cudaEvent_t ev[4 + AP_IN_FLIGHT] = {r.pivot, r.copied, r.strips_done, r.rest_done};
   for (int i = 0; i < AP_IN_FLIGHT; i++) ev[4 + i] = r.done[i];
   for (cudaEvent_t e : ev)
     if (e) cudaEventDestroy(e);
@@ -254,35 +254,36 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
 }
 
 /* A round on one device with paths, looking one ahead: the histories of round r + 1 (its pivot
- * phase and column strip, on the stream `ahead`) need only the next pivot's rows and columns of
- * round r's product, so those go first and the rest of the product runs beside them. The two
- * touch disjoint parts of X and N, and the rounds' histories alternate between two buffers.
- * Stream 0 waits for round r + 1's histories before round r + 1's product. */
+ * phase and column strip) need only the next pivot's rows and columns of round r's product. So
+ * those and then the histories run on the high-priority stream `ahead`, and the rest of round
+ * r's product beside them on stream 0: the two touch disjoint parts of X and N, and the rounds'
+ * histories alternate between two buffers. Round r's rest waits for round r's histories
+ * (strips_done); round r + 1's next rows and columns for round r's rest (rest_done). */
 template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t round, size_t rounds) {
   const size_t B = AP_BLOCK, k0 = round * B;
   ap_matrix<T> side = r.m;
   side.st = r.ahead;
-  auto histories = [&](size_t k, const ap_hist<T, typename ap_work<T>::S> &h) {
-    ap_round_pivot_hist<T>(side, k, h);
-    ap_round_cols_hist<T>(side, k, h.pr, h);
-    return ck_cuda_check(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
-  };
-  const auto &h = r.hist[round % 2].h;
+  const auto &h = r.hist[round % 2].h, &next = r.hist[(round + 1) % 2].h;
   if (round == 0) { /* after what stream 0 holds: the work matrix's conversion */
-    CK_CUDA(cudaEventRecord(r.next_ready, 0), "recording a round");
-    CK_CUDA(cudaStreamWaitEvent(r.ahead, r.next_ready, 0), "ordering streams");
-    CK_TRY(histories(k0, h));
+    CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
+    CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
+    ap_round_pivot_hist<T>(side, k0, h);
+    ap_round_cols_hist<T>(side, k0, h.pr, h);
+    CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
   }
+  /* both waits before either event is recorded again */
   CK_CUDA(cudaStreamWaitEvent(0, r.strips_done, 0), "ordering streams");
   if (round + 1 == rounds) {
     ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_ALL);
     return ap_mark(r, round);
   }
-  ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_NEXT);
-  CK_CUDA(cudaEventRecord(r.next_ready, 0), "recording a round");
-  CK_CUDA(cudaStreamWaitEvent(r.ahead, r.next_ready, 0), "ordering streams");
-  CK_TRY(histories(k0 + B, r.hist[(round + 1) % 2].h));
+  if (round > 0) CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
+  ap_rest_hist<T>(side, k0, h.rs, h, AP_REST_NEXT);
+  ap_round_pivot_hist<T>(side, k0 + B, next);
+  ap_round_cols_hist<T>(side, k0 + B, next.pr, next);
+  CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
   ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_OTHERS);
+  CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
   return ap_mark(r, round);
 }
 
