@@ -253,6 +253,19 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
   return CK_OK;
 }
 
+/* Round k0's histories (its pivot phase and column strip) on the look-ahead stream, then the
+ * event that round's rest waits for. */
+template <class T>
+static ck_status ap_histories_ahead(ap_slab_run<T> &r, size_t k0,
+                                    const ap_hist<T, typename ap_work<T>::S> &h) {
+  ap_matrix<T> side = r.m;
+  side.st = r.ahead;
+  ap_round_pivot_hist<T>(side, k0, h);
+  ap_round_cols_hist<T>(side, k0, h.pr, h);
+  CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
+  return CK_OK;
+}
+
 /* A round on one device with paths, looking one ahead: the histories of round r + 1 (its pivot
  * phase and column strip) need only the next pivot's rows and columns of round r's product. So
  * those and then the histories run on the high-priority stream `ahead`, and the rest of round
@@ -263,13 +276,11 @@ template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t rou
   const size_t B = AP_BLOCK, k0 = round * B;
   ap_matrix<T> side = r.m;
   side.st = r.ahead;
-  const auto &h = r.hist[round % 2].h, &next = r.hist[(round + 1) % 2].h;
+  const auto &h = r.hist[round % 2].h;
   if (round == 0) { /* after what stream 0 holds: the work matrix's conversion */
     CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
     CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
-    ap_round_pivot_hist<T>(side, k0, h);
-    ap_round_cols_hist<T>(side, k0, h.pr, h);
-    CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
+    CK_TRY(ap_histories_ahead(r, k0, h));
   }
   /* both waits before either event is recorded again */
   CK_CUDA(cudaStreamWaitEvent(0, r.strips_done, 0), "ordering streams");
@@ -279,9 +290,7 @@ template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t rou
   }
   if (round > 0) CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
   ap_rest_hist<T>(side, k0, h.rs, h, AP_REST_NEXT);
-  ap_round_pivot_hist<T>(side, k0 + B, next);
-  ap_round_cols_hist<T>(side, k0 + B, next.pr, next);
-  CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
+  CK_TRY(ap_histories_ahead(r, k0 + B, r.hist[(round + 1) % 2].h));
   ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_OTHERS);
   CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
   return ap_mark(r, round);
