@@ -378,17 +378,42 @@ endfunction
 %! assert (released ());
 
 ## many rounds (17 at n = 4099, which one GPU runs looking a round ahead: the
-## next round's strips beside the product), the float and packed 16-bit work
-## types; sparse enough that paths have many edges
+## next round's strips beside the product) in every class and every work type,
+## with P and without; one graph, sparse enough that paths have many edges and
+## short enough that no class saturates, so that the CPU reference runs once
+## and every class's D and P must be its own (single and double also with
+## narrowing off, on their float work types)
+%!function X = as_class (X, cls)
+%!  ## a double graph or distance matrix in class cls (Inf as intmax)
+%!  if (! any (strcmp (cls, {"double", "single"})))
+%!    X(isinf (X)) = double (intmax (cls));
+%!  endif
+%!  X = cast (X, cls);
+%!endfunction
 %!testif ; gpu_available ()
-%! for cls = {"single", "int16"}
-%!   W = graph (4099, cls{1}, 0.002, false);
-%!   [D, P] = gpu_apsp (W);
-%!   [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
-%!   assert (D, Dr, 0);
+%! W = graph (4099, "double", 0.002, false);
+%! [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+%! assert (max (Dr(isfinite (Dr))) < 127);   # no class saturates
+%! runs = {"int8", "auto", "uint16"; "uint8", "auto", "uint16"; "int16", "auto", "uint16";
+%!         "uint16", "auto", "uint32"; "int32", "auto", "uint32"; "uint32", "auto", "double";
+%!         "double", "auto", "uint32"; "single", "auto", "uint32";
+%!         "double", "off", "double"; "single", "off", "single"}';
+%! for r = runs
+%!   Wc = as_class (W, r{1});
+%!   old = __cudakernels__ ("minplus_narrow", r{2});
+%!   unwind_protect
+%!     [D, P] = gpu_apsp (Wc);
+%!     ran = __cudakernels__ ("apsp_path");
+%!     D1 = gpu_apsp (Wc);
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("minplus_narrow", old);
+%!   end_unwind_protect
+%!   assert ([r{1} " " r{2} ": " ran], [r{1} " " r{2} ": " r{3}]);   # its work type
+%!   assert (D, as_class (Dr, r{1}), 0);
 %!   assert (P, Pr);
-%!   check_paths (W, D, P);
+%!   assert (D1, D, 0);
 %! endfor
+%! check_paths (W, D, P);   # every class's P is Pr
 %! assert (released ());
 
 ## graphs with zero-weight cycles (where blocked Floyd-Warshall's order alone

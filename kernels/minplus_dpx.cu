@@ -4,6 +4,7 @@
  * sums no word holds fall back to v2's wide accumulation (minplus_ladder.cu). The Ops the kernels
  * run are in minplus_dpx.cuh; this file plans the words and runs them, 2-D or paged. */
 #include "minplus_dpx.cuh"
+#include "minplus_dpx_pages.cuh"
 #include "minplus_ranges.cuh"
 
 template <bool ARG, class Out>
@@ -241,27 +242,6 @@ static bool reads_raw(const mp_problem<T> &q, size_t Mp, size_t Np, size_t Kp, s
          (uintptr_t)q.B % align_a == 0 && (uintptr_t)q.A % align_b == 0;
 }
 
-/* Words back into the result's class for a batch of products: page z's C starts z * m * n
- * elements on (the plane is the page, warptile_paged). */
-template <bool PACK, class TC = void> struct mp_dpx_page_sums : mp_dpx_sums<PACK, TC> {
-  template <bool ARG>
-  __device__ __forceinline__ void store(uint32_t v, uint32_t id, int i, int j, int Mr, int Nr,
-                                        int plane) const {
-    mp_dpx_out<PACK, TC> o = this->out;
-    const size_t before = (size_t)plane * o.m * Mr; /* Mr: n, the columns of C */
-    o.C = (char *)o.C + before * o.bytes;
-    if (ARG) o.K += before;
-    o.put((size_t)i, (size_t)j, v, id, ARG);
-  }
-};
-
-/* The paged form of mp_dpx_raw_op: a batch read as it is. */
-template <class TC, bool ARG>
-struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG>> {
-  typedef mp_raw_a<TC> SrcA;
-  typedef mp_raw_b<TC> SrcB;
-};
-
 /* The DPX product on packed (PACK) or 32-bit words; *took is false when the shifts turned out
  * to need another path (then, unless guessed, nothing was run). Operands whose shape is already
  * whole tiles are read as they are where the shifts allow (reads_raw). PAGED: a batch of
@@ -303,10 +283,13 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     s = ck_dev_alloc((void **)&wa, Mp * Kp * pages_b * sizeof(uint32_t));
     if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * pages_a * sizeof(uint32_t));
   }
+  /* a batch read as it is bounds its operands itself (mp_dpx_raw_page_op) */
+  const bool bounds_in_kernel = PAGED && PACK && raw && sizeof(T) == 2;
   if (s == CK_OK && guessed) {
     h[0] = h[1] = 0;
     s = next_record(&d, &tag);
-    if (s == CK_OK && raw) s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
+    if (s == CK_OK && raw && !bounds_in_kernel)
+      s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
   }
   if (s == CK_OK && !raw) {
     const mp_packing<T> P = {dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
@@ -316,19 +299,22 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
-  if (s == CK_OK && guessed) {
-    mark_read(d, tag, &check); /* the copy is queued once the product is */
+  /* the record's copy is queued once the product is, behind the work that fills it: the range
+   * pass or packing, or with the bounds in the kernel the product itself */
+  if (s == CK_OK && guessed && !bounds_in_kernel) {
+    mark_read(d, tag, &check);
     checking = true;
   }
   /* the plan while the GPU packs (or finds the ranges) */
-  if (s == CK_OK && !PAGED) { /* a batch is not split */
-    const size_t ts = ARG ? sizeof(uint32_t) : 0;
-    if constexpr (PACK)
-      sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
-               : plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
-    else
-      sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
-  }
+  if constexpr (!PAGED) /* a batch is not split */
+    if (s == CK_OK) {
+      const size_t ts = ARG ? sizeof(uint32_t) : 0;
+      if constexpr (PACK)
+        sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
+                 : plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+      else
+        sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+    }
   if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(sh.rd, h);
   if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
     const long long base = h[0] + h[1];
@@ -346,14 +332,14 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
                                   if (ARG) o.sums.out.K += z * m * n;
                                   return o;
                                 });
-        return;
-      }
-      warptile_launch_split<O, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs,
-                                    (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op);
-      if (planes) {
-        dim3 mb = merge_block(sp.planes_n(), n * words);
-        merge_word_planes<ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, sp.planes_n(), n,
-                                                                  words, op.sums.out);
+      } else { /* discarded for a batch: no split kernels of the paged Ops are built */
+        warptile_launch_split<O, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs,
+                                      (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op);
+        if (planes) {
+          dim3 mb = merge_block(sp.planes_n(), n * words);
+          merge_word_planes<ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, sp.planes_n(),
+                                                                    n, words, op.sums.out);
+        }
       }
     };
     bool launched = false;
@@ -362,7 +348,8 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
         const mp_dpx_sums<true, T> sums = {wlo, whi, planes, tiles,
                                            {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
         if constexpr (PAGED) {
-          const RawOp rop = {{{(int)n, (int)words, {sums}}, q.pg.sb * n * k, q.pg.sa * k * words}};
+          const RawOp rop = {{{(int)n, (int)words, {sums}}, q.pg.sb * n * k, q.pg.sa * k * words},
+                             guessed && bounds_in_kernel ? d : NULL, tag};
           run(rop, dB, dA);
         } else {
           const RawOp rop = {{(int)n, (int)words, sums}};
@@ -380,6 +367,10 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
         const Op op = {(int)n, (int)words, sums};
         run(op, wa, wb);
       }
+    }
+    if (guessed && bounds_in_kernel) {
+      mark_read(d, tag, &check);
+      checking = true;
     }
     s = v3_finish<T, cfg::BK>(q);
     *took = true;

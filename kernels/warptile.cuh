@@ -110,6 +110,31 @@ template <class Op>
 struct warptile_stores_whole<Op, std::void_t<decltype(Op::stores_whole)>>
     : std::bool_constant<Op::stores_whole> {};
 
+/* What the loads tell the Op: by default nothing. An Op that checks the operands as the kernel
+ * reads them (the paged 16-bit products' bounds, in place of a pass over both operands before
+ * the product) gives
+ *   typedef ... Watch;                             each thread's, from watch_start()
+ *   void watch_a(Watch &, const SrcA::Raw &)       every raw load of A once it has arrived, and
+ *   void watch_b(Watch &, const SrcB::Raw &)       of B
+ *   void watch_end(const Watch &)                  after the block's last tile, in every thread
+ * Ops without it compile as before. */
+template <class Op, class = void> struct warptile_watch {
+  struct Watch {};
+  static __device__ __forceinline__ Watch start(const Op &) { return Watch(); }
+  template <class R> static __device__ __forceinline__ void a(const Op &, Watch &, const R &) {}
+  template <class R> static __device__ __forceinline__ void b(const Op &, Watch &, const R &) {}
+  static __device__ __forceinline__ void end(const Op &, const Watch &) {}
+};
+template <class Op> struct warptile_watch<Op, std::void_t<typename Op::Watch>> {
+  typedef typename Op::Watch Watch;
+  static __device__ __forceinline__ Watch start(const Op &op) { return op.watch_start(); }
+  template <class R>
+  static __device__ __forceinline__ void a(const Op &op, Watch &w, const R &r) { op.watch_a(w, r); }
+  template <class R>
+  static __device__ __forceinline__ void b(const Op &op, Watch &w, const R &r) { op.watch_b(w, r); }
+  static __device__ __forceinline__ void end(const Op &op, const Watch &w) { op.watch_end(w); }
+};
+
 /* The largest power of two that divides n and is at most room (at least 1). */
 __host__ __device__ constexpr int pow2_share(int n, int room) {
   return (n % 2 == 0 && room >= 2) ? 2 * pow2_share(n / 2, room / 2) : 1;
@@ -198,6 +223,8 @@ __global__ void __launch_bounds__(NT)
   typedef typename warptile_srcs<Op>::B SrcB;
   typename SrcA::Raw ra[LA];
   typename SrcB::Raw rb[LB];
+  typedef warptile_watch<Op> Watching;
+  typename Watching::Watch watch = Watching::start(op);
   auto fetch = [&](const warptile_a_t<Op> *a, const warptile_b_t<Op> *b) {
 #pragma unroll
     for (int l = 0; l < LA; l++) {
@@ -214,6 +241,7 @@ __global__ void __launch_bounds__(NT)
 #pragma unroll
     for (int l = 0; l < LA; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BK / E), c = (idx % (BK / E)) * E;
+      Watching::a(op, watch, ra[l]);
       const vec16<T> &v = SrcA::widen(ra[l]);
 #pragma unroll
       for (int e = 0; e < E; e++) As[buf][(c + e) * BM + r] = v.e[e];
@@ -221,6 +249,7 @@ __global__ void __launch_bounds__(NT)
 #pragma unroll
     for (int l = 0; l < LB; l++) {
       int idx = threadIdx.x + l * NT, r = idx / (BN / E), c = (idx % (BN / E)) * E;
+      Watching::b(op, watch, rb[l]);
       *(uint4 *)&Bs[buf][r * BN + c] = SrcB::widen(rb[l]).raw;
     }
   };
@@ -294,6 +323,7 @@ __global__ void __launch_bounds__(NT)
 #pragma unroll
       for (int b = 0; b < WNITER * TN; b++) op.store(acc[a][b], row(a), col(b));
   }
+  Watching::end(op, watch);
 }
 
 /* Pages per launch of a paged Op: the grid's z (or y) dimension; the launch of pages from z on

@@ -151,6 +151,34 @@
 %! clear -x c0 c1 c2 old restore
 %! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
 
+## Whole tiles read as they are, where the guess of shift 0 fails in one place
+## only, which the kernel's own bounds must see: a negative int16 in the last
+## page of A or the last of B, uint16 sums past 65535; on the page tiles and
+## on the 2-D blocks.  Each check starts after a product that fits the guess,
+## so that the class guesses again.
+%!testif ; gpu_available ()
+%! old = __cudakernels__ ("pages_mode", "batched");
+%! restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
+%! for s = [64 64 64 5; 256 64 128 3]'
+%!   for cls = {"int16", "uint16"}
+%!     A = cast (randi ([0 999], s(1), s(2), s(4)), cls{1});
+%!     B = cast (randi ([0 999], s(2), s(3), s(4)), cls{1});
+%!     one = cast (ones (64, 64, 2), cls{1});
+%!     fits_guess = @() gpu_minplus (one, one);
+%!     if (strcmp (cls{1}, "int16"))
+%!       fits_guess (); X = A; X(end, end, end) = -7; check_pages (@gpu_minplus, X, B);
+%!       fits_guess (); X = B; X(1, end, end) = -30000; check_pages (@gpu_minplus, A, X);
+%!     else
+%!       fits_guess (); X = A; X(3, 2, end) = 65000; Y = B; Y(2, 5, end) = 60000;
+%!       check_pages (@gpu_minplus, X, Y);
+%!       fits_guess (); X = A; X(3, 2, 1) = 65535; check_pages (@gpu_minplus, X, B);
+%!     endif
+%!     fits_guess (); check_pages (@gpu_minplus, A, B);
+%!   endfor
+%! endfor
+%! clear -x old restore
+%! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
+
 ## More pages than one launch's grid holds (65535), against a vectorised
 ## reference; both modes give the same answer.
 %!testif ; gpu_available ()

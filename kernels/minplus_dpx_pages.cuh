@@ -1,0 +1,161 @@
+/* The DPX path's Ops for a batch of products (paged products, warptile_paged): the stores into
+ * each page of C, and the Op of a batch read as it is, which bounds its own loads and stores
+ * whole columns of eight rows. minplus_dpx.cu runs them. */
+#ifndef CK_MINPLUS_DPX_PAGES_CUH
+#define CK_MINPLUS_DPX_PAGES_CUH
+
+#include "minplus_dpx.cuh"
+#include "minplus_ranges.cuh"
+
+/* The largest of a warp's 32 values: one instruction on sm_80 and later, shuffles before. */
+__device__ __forceinline__ uint32_t mp_warp_max(uint32_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, d));
+  return v;
+#endif
+}
+
+/* Words back into the result's class for a batch of products: page z's C starts z * m * n
+ * elements on (the plane is the page, warptile_paged). */
+template <bool PACK, class TC = void> struct mp_dpx_page_sums : mp_dpx_sums<PACK, TC> {
+  template <bool ARG>
+  __device__ __forceinline__ void store(uint32_t v, uint32_t id, int i, int j, int Mr, int Nr,
+                                        int plane) const {
+    mp_dpx_out<PACK, TC> o = this->out;
+    const size_t before = (size_t)plane * o.m * Mr; /* Mr: n, the columns of C */
+    o.C = (char *)o.C + before * o.bytes;
+    if (ARG) o.K += before;
+    o.put((size_t)i, (size_t)j, v, id, ARG);
+  }
+};
+
+/* A packed word's two outputs in the class, each in the low bits of its half, where the shifts
+ * are those the raw kernels read with (sum 0, or -256 for int8): one SIMD min (or min and max)
+ * where the per-half conversion took about ten ALU instructions per output, a third of the
+ * 64^3-page kernel's non-DPX work (ncu, H100). */
+template <class TC> __device__ __forceinline__ uint32_t mp_raw_word_out(uint32_t v) {
+  if constexpr (std::is_same<TC, int16_t>::value) return __vminu2(v, 0x7fff7fffu);
+  else if constexpr (std::is_same<TC, uint16_t>::value) return v; /* every sum fits */
+  else if constexpr (std::is_same<TC, uint8_t>::value) return __vminu2(v, 0x00ff00ffu);
+  else return __vmaxu2(__vminu2(v, 0x017f017fu), 0x00800080u); /* int8: v - 256 in [-128, 127] */
+}
+template <class TC> __host__ __device__ constexpr long long mp_raw_base() {
+  return std::is_same<TC, int8_t>::value ? -256 : 0;
+}
+
+/* One output of a packed word: the class's value of half h of word v (rows 2w + h). */
+template <class TC>
+__device__ __forceinline__ uint32_t mp_half_out(long long base, uint32_t v, int h) {
+  typedef mp_traits<TC> tr;
+  return (uint32_t)(typename std::make_unsigned<TC>::type)tr::store(
+      (typename tr::W)(base + ((v >> 16 * h) & 0xffffu)));
+}
+
+/* The paged form of mp_dpx_raw_op: a batch read as it is. Two things differ from the 2-D form,
+ * both for the small pages, where the kernel's start and end weigh most:
+ * - The stores. Each thread holds four consecutive words (eight rows of one column of C) in each
+ *   of its groups, and writes them in one 16-byte (8-byte for 8 bits) store, where the words
+ *   were stored by halves: a warp's 2-byte stores touched 16 sectors for 64 bytes, and at 64^3 x
+ *   4096 the L2 ran at 84% of its throughput with DRAM at 23% (ncu, H100).
+ * - The check of the guessed shift 0 (16-bit classes; `bounds` non-NULL): instead of a range
+ *   pass over both operands before the product (28 us at 64^3 x 4096, a fifth of it), the
+ *   kernel bounds what it loads. It publishes bounds, not ranges, into the record: for int16
+ *   a minimum of -1 where some value is negative, else 0, and the class's maximum (any two
+ *   nonnegative int16 fit a half); for uint16 the minimum 0 and the largest value. */
+template <class TC, bool ARG>
+struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG>> {
+  typedef mp_raw_a<TC> SrcA;
+  typedef mp_raw_b<TC> SrcB;
+  typedef mp_op<mp_dpx_page_sums<true, TC>, ARG> Base;
+  long long *bounds, tag;
+  static constexpr bool checks = sizeof(TC) == 2, is_signed = std::is_signed<TC>::value;
+
+  struct Watch {
+    uint32_t a, b; /* Octave's A ("B" words) and B: OR of the bits, or the largest halves */
+  };
+  static __device__ __forceinline__ Watch watch_start() { return {0u, 0u}; }
+  /* two words into w: one three-input instruction (the kernel's DPX pipe is the ALU's) */
+  static __device__ __forceinline__ void watch_two(uint32_t &w, uint32_t x, uint32_t y) {
+    w = is_signed ? w | x | y : __vimax3_u16x2(w, x, y);
+  }
+  __device__ __forceinline__ void watch_a(Watch &w, const typename SrcA::Raw &r) const {
+    if constexpr (checks) watch_two(w.b, r.x, r.y);
+  }
+  __device__ __forceinline__ void watch_b(Watch &w, const typename SrcB::Raw &r) const {
+    if constexpr (checks) {
+      watch_two(w.a, r.x, r.y);
+      watch_two(w.a, r.z, r.w);
+    }
+  }
+  /* each warp's bounds into the record, by its first lane where they raise a key */
+  __device__ __forceinline__ void watch_end(const Watch &w) const {
+    if constexpr (checks) {
+      if (!bounds) return;
+      long long lo[2] = {0, 0}, hi[2];
+      const uint32_t x[2] = {w.a, w.b};
+#pragma unroll
+      for (int o = 0; o < 2; o++) {
+        if (is_signed) {
+          lo[o] = __any_sync(0xffffffffu, (x[o] & 0x80008000u) != 0) ? -1 : 0;
+          hi[o] = mp_traits<TC>::empty();
+        } else {
+          hi[o] = mp_warp_max(max(x[o] & 0xffffu, x[o] >> 16));
+        }
+      }
+      if (threadIdx.x % 32 == 0) {
+        const volatile long long *seen = bounds;
+#pragma unroll
+        for (int o = 0; o < 2; o++) {
+          const long long klo = mp_key_min(lo[o], tag), khi = mp_key_max(hi[o], tag);
+          if (klo > seen[o]) atomicMax(&bounds[o], klo);
+          if (khi > seen[2 + o]) atomicMax(&bounds[2 + o], khi);
+        }
+      }
+    }
+  }
+
+  static constexpr bool stores_whole = !ARG;
+  /* Accumulators 4g .. 4g + 3 of a row are consecutive words (TN = 4: minplus_policy.cuh). */
+  template <int NA, int NB, class At>
+  __device__ __forceinline__ void store_tile(const typename Base::Acc (&acc)[NA][NB], At at) const {
+    static_assert(NB % 4 == 0, "four words per store");
+    const int lane = threadIdx.x % 32;
+    const mp_dpx_out<true, TC> &o = this->sums.out;
+    TC *C = (TC *)o.C + (size_t)blockIdx.z * o.m * this->Mr;
+#pragma unroll
+    for (int a = 0; a < NA; a++)
+#pragma unroll
+      for (int g = 0; g < NB / 4; g++) {
+        const int2 p = at(a, 4 * g, lane);
+        const bool together = at(a, 4 * g + 3, lane).y == p.y + 3;
+        if (p.x >= this->Mr) continue;
+        const size_t w = (size_t)p.y;
+        TC *dst = C + (size_t)p.x * o.m + 2 * w;
+        if (together && w + 4 <= (size_t)this->Nr && 2 * w + 8 <= o.m &&
+            (uintptr_t)dst % (8 * sizeof(TC)) == 0) {
+          uint32_t q[4]; /* each half: one output in its low bits */
+#pragma unroll
+          for (int e = 0; e < 4; e++) {
+            const uint32_t v = acc[a][4 * g + e].v;
+            q[e] = o.base == mp_raw_base<TC>()
+                       ? mp_raw_word_out<TC>(v)
+                       : mp_half_out<TC>(o.base, v, 0) | mp_half_out<TC>(o.base, v, 1) << 16;
+          }
+          if constexpr (sizeof(TC) == 2)
+            *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
+          else /* bytes 0 and 2 of each word */
+            *(uint2 *)dst =
+                make_uint2(__byte_perm(q[0], q[1], 0x6420), __byte_perm(q[2], q[3], 0x6420));
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            this->store(acc[a][4 * g + e], p.x, at(a, 4 * g + e, lane).y);
+        }
+      }
+  }
+};
+
+#endif
