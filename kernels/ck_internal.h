@@ -93,6 +93,13 @@ ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_
 #define CK_SCRATCH_BYTES 64
 ck_status ck_device_scratch(void **p, long long **word);
 
+/* Host words a kernel may set (pinned and mapped: *dev is their address on the device), so that
+ * a call leaves word for a later one without the host waiting for the kernel: CK_FLAG_WORDS of
+ * them, zero when first handed out, then as the last user left them. One set per lane, released
+ * with it. */
+#define CK_FLAG_WORDS 16
+ck_status ck_device_flags(volatile int **host, int **dev);
+
 /* Device memory a new allocation can have now: free memory plus what the pool holds unused,
  * within the test limit. */
 size_t ck_dev_budget(void);

@@ -27,10 +27,12 @@ __global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t
  * shift of 0 always fits int16 halves and int32 words. So the product first runs on that guess:
  * the packing finds the ranges as it goes (int32 operands of whole tiles, which shift 0 lets the
  * kernel read as they are, have a range pass instead), the product is queued behind it, and the
- * host checks the ranges while the kernel runs. A miss queues the product again from the ranges,
- * and the class then waits for its ranges (guess_missed) until an input shows the guess would
- * have held. (Checking after the product instead, the host's wait left the GPU idle between
- * calls: int16 1024^3 took 0.080-0.091 ms against 0.075 before, doc/NOTES.md.) */
+ * host checks the ranges while the kernel runs (a batch of 16-bit pages read as they are checks
+ * the guess in each block instead, and needs no host check: mp_dpx_raw_page_op). A miss queues
+ * the product again from the ranges, and the class then waits for its ranges (guess_missed)
+ * until an input shows the guess would have held. (Checking after the product instead, the
+ * host's wait left the GPU idle between calls: int16 1024^3 took 0.080-0.091 ms against 0.075
+ * before, doc/NOTES.md.) */
 
 /* One word: x - shift (exact in 32 bits whenever the shift fits), in both halves when packed. */
 template <class T>
@@ -195,6 +197,30 @@ static bool &guess_missed(void) {
   return missed;
 }
 
+/* Where a batch's blocks note that the guess of shift 0 missed (mp_dpx_raw_page_op): a host word
+ * of the lane for each 16-bit class; none (NULL) where the lane has no flags. */
+struct mp_flag {
+  volatile int *host;
+  int *dev;
+};
+template <class T> static mp_flag missed_flag(void) {
+  mp_flag f = {NULL, NULL};
+  if (ck_device_flags(&f.host, &f.dev) != CK_OK) return {NULL, NULL}; /* then no steering */
+  const int at = std::is_signed<T>::value ? 0 : 1;
+  return {f.host + at, f.dev + at};
+}
+
+/* Whether the blocks of a batch found the class's last guess wrong: the class then waits for its
+ * ranges, as after a miss the host found. A product still running may set the word after it is
+ * read; the call after this one sees it then. */
+template <class T> static void read_missed(void) {
+  const mp_flag f = missed_flag<T>();
+  if (f.host && *f.host) {
+    *f.host = 0;
+    guess_missed<T>() = true;
+  }
+}
+
 /* The shifted sum x as a bound for the witness's clamp: within the word, or in both halves. */
 static uint32_t clamp_word(long long x, bool pack) {
   long long top = pack ? 0xffff : 0xffffffffLL;
@@ -283,13 +309,12 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     s = ck_dev_alloc((void **)&wa, Mp * Kp * pages_b * sizeof(uint32_t));
     if (s == CK_OK) s = ck_dev_alloc((void **)&wb, Kp * Np * pages_a * sizeof(uint32_t));
   }
-  /* a batch read as it is bounds its operands itself (mp_dpx_raw_page_op) */
-  const bool bounds_in_kernel = PAGED && PACK && raw && sizeof(T) == 2;
-  if (s == CK_OK && guessed) {
-    h[0] = h[1] = 0;
+  /* a batch read as it is judges the guess block by block (mp_dpx_raw_page_op) */
+  const bool blocks_judge = PAGED && PACK && raw && sizeof(T) == 2;
+  if (s == CK_OK && guessed) h[0] = h[1] = 0;
+  if (s == CK_OK && guessed && !blocks_judge) {
     s = next_record(&d, &tag);
-    if (s == CK_OK && raw && !bounds_in_kernel)
-      s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
+    if (s == CK_OK && raw) s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
   }
   if (s == CK_OK && !raw) {
     const mp_packing<T> P = {dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
@@ -300,8 +325,8 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
   }
   /* the record's copy is queued once the product is, behind the work that fills it: the range
-   * pass or packing, or with the bounds in the kernel the product itself */
-  if (s == CK_OK && guessed && !bounds_in_kernel) {
+   * pass or the packing */
+  if (s == CK_OK && guessed && !blocks_judge) {
     mark_read(d, tag, &check);
     checking = true;
   }
@@ -330,6 +355,7 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
                                 [&](O o, size_t z) {
                                   o.sums.out.C = (char *)o.sums.out.C + z * m * n * sizeof(T);
                                   if (ARG) o.sums.out.K += z * m * n;
+                                  sources_from(o, z, 0);
                                   return o;
                                 });
       } else { /* discarded for a batch: no split kernels of the paged Ops are built */
@@ -349,7 +375,7 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
                                            {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
         if constexpr (PAGED) {
           const RawOp rop = {{{(int)n, (int)words, {sums}}, q.pg.sb * n * k, q.pg.sa * k * words},
-                             guessed && bounds_in_kernel ? d : NULL, tag};
+                             dB, (const uint32_t *)dA, (int)k, missed_flag<T>().dev};
           run(rop, dB, dA);
         } else {
           const RawOp rop = {{(int)n, (int)words, sums}};
@@ -367,10 +393,6 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
         const Op op = {(int)n, (int)words, sums};
         run(op, wa, wb);
       }
-    }
-    if (guessed && bounds_in_kernel) {
-      mark_read(d, tag, &check);
-      checking = true;
     }
     s = v3_finish<T, cfg::BK>(q);
     *took = true;
@@ -413,6 +435,7 @@ static ck_status run_int(const mp_problem<T> &q, bool *took) {
   const mp_int_path guess = likely_path<T>(q.k, ARG);
   ck_status s = CK_OK;
   *took = false;
+  if constexpr (PAGED && sizeof(T) == 2) read_missed<T>();
   if (ranges && !guess_missed<T>()) {
     s = run_likely<T, ARG, PAGED>(guess, q, sh, took);
     guess_missed<T>() = s == CK_OK && !*took;

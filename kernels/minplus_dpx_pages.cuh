@@ -1,11 +1,10 @@
 /* The DPX path's Ops for a batch of products (paged products, warptile_paged): the stores into
- * each page of C, and the Op of a batch read as it is, which bounds its own loads and stores
- * whole columns of eight rows. minplus_dpx.cu runs them. */
+ * each page of C, and the Op of a batch read as it is, which checks the guessed shift block by
+ * block and stores whole columns of eight rows. minplus_dpx.cu runs them. */
 #ifndef CK_MINPLUS_DPX_PAGES_CUH
 #define CK_MINPLUS_DPX_PAGES_CUH
 
 #include "minplus_dpx.cuh"
-#include "minplus_ranges.cuh"
 
 /* The largest of a warp's 32 values: one instruction on sm_80 and later, shuffles before. */
 __device__ __forceinline__ uint32_t mp_warp_max(uint32_t v) {
@@ -60,23 +59,47 @@ __device__ __forceinline__ uint32_t mp_half_out(long long base, uint32_t v, int 
  *   of its groups, and writes them in one 16-byte (8-byte for 8 bits) store, where the words
  *   were stored by halves: a warp's 2-byte stores touched 16 sectors for 64 bytes, and at 64^3 x
  *   4096 the L2 ran at 84% of its throughput with DRAM at 23% (ncu, H100).
- * - The check of the guessed shift 0 (16-bit classes; `bounds` non-NULL): instead of a range
- *   pass over both operands before the product (28 us at 64^3 x 4096, a fifth of it), the
- *   kernel bounds what it loads. It publishes bounds, not ranges, into the record: for int16
- *   a minimum of -1 where some value is negative, else 0, and the class's maximum (any two
- *   nonnegative int16 fit a half); for uint16 the minimum 0 and the largest value. */
+ * - The check of the guessed shift 0 (16-bit classes): a block's outputs depend only on the
+ *   panels it loads, so each block bounds what it loads and judges its own sums: int16 fits
+ *   where no value is negative (any two nonnegative int16 fit a half), uint16 where its largest
+ *   two add up to at most 65535. A block whose sums may not fit computes its tile again, exactly,
+ *   in 32 bits from the operands (exact_tile) and sets *missed (a host word, ck_device_flags),
+ *   so that the host need neither check the ranges before the product (a range pass over both
+ *   operands, 28 us at 64^3 x 4096, a fifth of it) nor wait for the product to check them after
+ *   (20-25 us of every call); it reads *missed at its next call, to steer its guess. */
 template <class TC, bool ARG>
 struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG>> {
   typedef mp_raw_a<TC> SrcA;
   typedef mp_raw_b<TC> SrcB;
   typedef mp_op<mp_dpx_page_sums<true, TC>, ARG> Base;
-  long long *bounds, tag;
-  static constexpr bool checks = sizeof(TC) == 2, is_signed = std::is_signed<TC>::value;
+  /* for exact_tile: Octave's B (K x Mr per page) and A (as words: rows 2w and 2w + 1 of a
+   * column in word w, K x Nr per page), where the kernel's "A" and "B" start */
+  const TC *oct_b;
+  const uint32_t *oct_a;
+  int K;
+  int *missed;
+  static constexpr bool checks = sizeof(TC) == 2 && !ARG, is_signed = std::is_signed<TC>::value;
+
+  /* moved on to the pages from z on, as the kernel's operands are (warptile_launch_pages) */
+  void sources_from(size_t z) {
+    oct_b += z * this->step_a;
+    oct_a += z * this->step_b;
+  }
 
   struct Watch {
     uint32_t a, b; /* Octave's A ("B" words) and B: OR of the bits, or the largest halves */
+    bool miss;     /* the block's verdict: its sums may not fit a half */
   };
-  static __device__ __forceinline__ Watch watch_start() { return {0u, 0u}; }
+  /* the block's largest A and B (uint16) */
+  static __device__ __forceinline__ uint32_t *block_tops() {
+    __shared__ uint32_t tops[2];
+    return tops;
+  }
+  /* the tops are cleared before the kernel's first barrier, and raised only after its last */
+  static __device__ __forceinline__ Watch watch_start() {
+    if (checks && !is_signed && threadIdx.x == 0) block_tops()[0] = block_tops()[1] = 0;
+    return {0u, 0u, false};
+  }
   /* two words into w: one three-input instruction (the kernel's DPX pipe is the ALU's) */
   static __device__ __forceinline__ void watch_two(uint32_t &w, uint32_t x, uint32_t y) {
     w = is_signed ? w | x | y : __vimax3_u16x2(w, x, y);
@@ -90,38 +113,85 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
       watch_two(w.a, r.z, r.w);
     }
   }
-  /* each warp's bounds into the record, by its first lane where they raise a key */
-  __device__ __forceinline__ void watch_end(const Watch &w) const {
+  __device__ __forceinline__ void watch_end(Watch &w) const {
     if constexpr (checks) {
-      if (!bounds) return;
-      long long lo[2] = {0, 0}, hi[2];
-      const uint32_t x[2] = {w.a, w.b};
-#pragma unroll
-      for (int o = 0; o < 2; o++) {
-        if (is_signed) {
-          lo[o] = __any_sync(0xffffffffu, (x[o] & 0x80008000u) != 0) ? -1 : 0;
-          hi[o] = mp_traits<TC>::empty();
-        } else {
-          hi[o] = mp_warp_max(max(x[o] & 0xffffu, x[o] >> 16));
+      if constexpr (is_signed) {
+        w.miss = __syncthreads_or((w.a | w.b) & 0x80008000u) != 0;
+      } else {
+        const uint32_t top_a = mp_warp_max(max(w.a & 0xffffu, w.a >> 16));
+        const uint32_t top_b = mp_warp_max(max(w.b & 0xffffu, w.b >> 16));
+        uint32_t *tops = block_tops();
+        if (threadIdx.x % 32 == 0) {
+          atomicMax(&tops[0], top_a);
+          atomicMax(&tops[1], top_b);
         }
+        __syncthreads();
+        w.miss = tops[0] + tops[1] > 0xffffu;
       }
-      if (threadIdx.x % 32 == 0) {
-        const volatile long long *seen = bounds;
-#pragma unroll
-        for (int o = 0; o < 2; o++) {
-          const long long klo = mp_key_min(lo[o], tag), khi = mp_key_max(hi[o], tag);
-          if (klo > seen[o]) atomicMax(&bounds[o], klo);
-          if (khi > seen[2 + o]) atomicMax(&bounds[2 + o], khi);
-        }
-      }
+      if (w.miss && threadIdx.x == 0 && missed) *(volatile int *)missed = 1;
     }
+  }
+
+  /* One half of a word of A as a number of the class. */
+  static __device__ __forceinline__ int half_of(uint32_t x, int h) {
+    const uint32_t u = (x >> 16 * h) & 0xffffu;
+    return is_signed ? (int)(int16_t)u : (int)u;
+  }
+
+  /* What exact_tile reads and writes, for the block's page: Octave's B (B(p, j) at B[j * K + p]),
+   * A as words (rows 2w and 2w + 1 of column p at A[p * Nr + w]) and C (m x Mr). */
+  struct Exact {
+    const TC *B;
+    const uint32_t *A;
+    TC *C;
+    size_t m;
+    int K, Mr, Nr;
+  };
+  __device__ __forceinline__ Exact exact_page() const {
+    size_t page_b, page_a;
+    this->page_offsets(page_b, page_a);
+    const size_t m = this->sums.out.m;
+    return {oct_b + page_b, oct_a + page_a,
+            (TC *)this->sums.out.C + (size_t)blockIdx.z * m * this->Mr, m, K, this->Mr, this->Nr};
+  }
+
+  /* This thread's outputs, exactly: 32-bit sums, saturated to the class as Octave's are (the
+   * saturated minimum is the minimum of the saturated sums). The panels are the ones the block
+   * has just read, in L2 and mostly in L1. */
+  template <int NA, int NB, class At>
+  static __device__ __forceinline__ void exact_tile(const Exact e, At at) {
+    typedef mp_traits<TC> tr;
+    const int lane = threadIdx.x % 32;
+    for (int a = 0; a < NA; a++)
+      for (int b = 0; b < NB; b++) {
+        const int2 p = at(a, b, lane);
+        if (p.x >= e.Mr || p.y >= e.Nr) continue;
+        const TC *col = e.B + (size_t)p.x * e.K; /* B(:, j), j = p.x */
+        int lo[2] = {tr::init(), tr::init()};
+        for (int kk = 0; kk < e.K; kk++) {
+          const uint32_t x = e.A[(size_t)kk * e.Nr + p.y];
+          const int y = col[kk];
+          lo[0] = min(lo[0], half_of(x, 0) + y);
+          lo[1] = min(lo[1], half_of(x, 1) + y);
+        }
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const size_t i = 2 * (size_t)p.y + h;
+          if (i < e.m) e.C[(size_t)p.x * e.m + i] = tr::store(lo[h]);
+        }
+      }
   }
 
   static constexpr bool stores_whole = !ARG;
   /* Accumulators 4g .. 4g + 3 of a row are consecutive words (TN = 4: minplus_policy.cuh). */
   template <int NA, int NB, class At>
-  __device__ __forceinline__ void store_tile(const typename Base::Acc (&acc)[NA][NB], At at) const {
+  __device__ __forceinline__ void store_tile(const typename Base::Acc (&acc)[NA][NB], At at,
+                                             const Watch &w) const {
     static_assert(NB % 4 == 0, "four words per store");
+    if (checks && w.miss) {
+      exact_tile<NA, NB>(exact_page(), at);
+      return;
+    }
     const int lane = threadIdx.x % 32;
     const mp_dpx_out<true, TC> &o = this->sums.out;
     TC *C = (TC *)o.C + (size_t)blockIdx.z * o.m * this->Mr;
@@ -157,5 +227,12 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
       }
   }
 };
+
+/* The Op's own view of its operands moved on to the pages from z on, where it has one. */
+template <class O>
+static auto sources_from(O &o, size_t z, int) -> decltype(o.sources_from(z)) {
+  return o.sources_from(z);
+}
+template <class O> static void sources_from(O &, size_t, long) {}
 
 #endif

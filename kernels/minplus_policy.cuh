@@ -67,9 +67,16 @@ struct v3_cfg_page_halves {
  * bench_pages, page tiles -> 2-D tiles: single 256^3 x 256 84.5% -> 86.6%, 512^3 x 32 84.9% ->
  * 86.9%, 128^3 x 2048 81.2% -> 82.3%; int16 256^3 x 256 58.1% -> 62.2%, 512^3 x 32 68.0% ->
  * 70.5%. */
+/* The halves' wide form asks the compiler for one block per SM at least (MINB, warptile.cuh):
+ * nothing a 128-thread block lacks anyway, but with it ptxas schedules the int16 kernel that
+ * judges its own guess (mp_dpx_raw_page_op) as it did the kernel before that check, 158-159 us
+ * at 256^3 x 256; without it 172-175 us (ncu, H100). */
+struct v3_cfg_page_wide_halves : v3_cfg_words {
+  enum { MINB = 1 };
+};
 template <class CFG> struct v3_page_wide { typedef void type; };
 template <> struct v3_page_wide<v3_cfg_page_words> { typedef v3_cfg_words type; };
-template <> struct v3_page_wide<v3_cfg_page_halves> { typedef v3_cfg_words type; };
+template <> struct v3_page_wide<v3_cfg_page_halves> { typedef v3_cfg_page_wide_halves type; };
 template <class T, bool ARG> struct v3_page_cfg { typedef typename v3_cfg<T, ARG>::type type; };
 template <> struct v3_page_cfg<float, false> { typedef v3_cfg_page_words type; };
 template <> struct v3_page_cfg<uint32_t, false> { typedef v3_cfg_page_words type; };

@@ -1,8 +1,9 @@
 /* Host<->device transfers through pinned staging buffers, and the other per-thread, per-device
- * resources they share a home with: the copy stream, the note (a few values read back) and the
- * device scratch. Each host thread working on a device has its own set, a "lane": the gateway's
- * thread uses slot 0 of each device, the workers of a product spread over several devices
- * (spread.c) slots 1 and up, so that two of them never share a buffer, even on one device. */
+ * resources they share a home with: the copy stream, the note (a few values read back), the
+ * device scratch and the flags (host words a kernel may set). Each host thread working on a
+ * device has its own set, a "lane": the gateway's thread uses slot 0 of each device, the
+ * workers of a product spread over several devices (spread.c) slots 1 and up, so that two of
+ * them never share a buffer, even on one device. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <omp.h>
 #include <pthread.h>
@@ -31,6 +32,7 @@ typedef struct {
   } note;                /* see ck_read_note */
   void *scratch;         /* see ck_device_scratch */
   long long scratch_word;
+  int *flags, *flags_dev; /* see ck_device_flags */
   int used; /* a thread has worked on this device through this lane: it has a context */
 } lane_t;
 
@@ -65,6 +67,7 @@ static void lane_release(lane_t *l) {
   if (l->note.ready) cudaEventDestroy(l->note.ready);
   if (l->note.stream) cudaStreamDestroy(l->note.stream);
   if (l->scratch) cudaFree(l->scratch);
+  if (l->flags) cudaFreeHost(l->flags);
   for (int b = 0; b < 2; b++) {
     if (l->stage.buf[b]) cudaFreeHost(l->stage.buf[b]);
     if (l->stage.done[b]) cudaEventDestroy(l->stage.done[b]);
@@ -206,6 +209,28 @@ ck_status ck_device_scratch(void **p, long long **word) {
   }
   *p = l->scratch;
   *word = &l->scratch_word;
+  return CK_OK;
+}
+
+ck_status ck_device_flags(volatile int **host, int **dev) {
+  lane_t *l = lane();
+  if (!l->flags) {
+    void *p = NULL, *d = NULL;
+    CK_CUDA(cudaHostAlloc(&p, CK_FLAG_WORDS * sizeof(int),
+                          cudaHostAllocPortable | cudaHostAllocMapped),
+            "allocating the device flags");
+    cudaError_t e = cudaHostGetDevicePointer(&d, p, 0);
+    if (e != cudaSuccess) {
+      cudaFreeHost(p);
+      return ck_cuda_status(e, "mapping the device flags");
+    }
+    memset(p, 0, CK_FLAG_WORDS * sizeof(int));
+    l->flags = (int *)p;
+    l->flags_dev = (int *)d;
+    release_at_exit();
+  }
+  *host = l->flags;
+  *dev = l->flags_dev;
   return CK_OK;
 }
 

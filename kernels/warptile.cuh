@@ -116,23 +116,27 @@ struct warptile_stores_whole<Op, std::void_t<decltype(Op::stores_whole)>>
  *   typedef ... Watch;                             each thread's, from watch_start()
  *   void watch_a(Watch &, const SrcA::Raw &)       every raw load of A once it has arrived, and
  *   void watch_b(Watch &, const SrcB::Raw &)       of B
- *   void watch_end(const Watch &)                  after the block's last tile, in every thread
- * Ops without it compile as before. */
+ *   void watch_end(Watch &)                        after the block's last tile, in every thread,
+ *                                                  before the stores
+ * and its store_tile (it stores whole) takes the Watch as a third argument: a block can then
+ * judge its own outputs from what it loaded. Ops without it compile as before. */
 template <class Op, class = void> struct warptile_watch {
+  static constexpr bool on = false;
   struct Watch {};
   static __device__ __forceinline__ Watch start(const Op &) { return Watch(); }
   template <class R> static __device__ __forceinline__ void a(const Op &, Watch &, const R &) {}
   template <class R> static __device__ __forceinline__ void b(const Op &, Watch &, const R &) {}
-  static __device__ __forceinline__ void end(const Op &, const Watch &) {}
+  static __device__ __forceinline__ void end(const Op &, Watch &) {}
 };
 template <class Op> struct warptile_watch<Op, std::void_t<typename Op::Watch>> {
+  static constexpr bool on = true;
   typedef typename Op::Watch Watch;
   static __device__ __forceinline__ Watch start(const Op &op) { return op.watch_start(); }
   template <class R>
   static __device__ __forceinline__ void a(const Op &op, Watch &w, const R &r) { op.watch_a(w, r); }
   template <class R>
   static __device__ __forceinline__ void b(const Op &op, Watch &w, const R &r) { op.watch_b(w, r); }
-  static __device__ __forceinline__ void end(const Op &op, const Watch &w) { op.watch_end(w); }
+  static __device__ __forceinline__ void end(const Op &op, Watch &w) { op.watch_end(w); }
 };
 
 /* The largest power of two that divides n and is at most room (at least 1). */
@@ -189,8 +193,8 @@ __device__ __forceinline__ void cluster_fold(const Op &op, Acc (&acc)[NA / NB][N
  * shared buffer, with one barrier per step. SPLIT: blockIdx.z takes a slice of K; CS > 1: the
  * slices are folded in clusters of CS (cluster_fold). */
 template <class Op, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int NT,
-          bool SPLIT, int CS = 1>
-__global__ void __launch_bounds__(NT)
+          bool SPLIT, int CS = 1, int MINB = 0>
+__global__ void __launch_bounds__(NT, MINB)
     warptile_kernel(int N, int K, int Kz, const warptile_a_t<Op> *__restrict__ A,
                     const warptile_b_t<Op> *__restrict__ B, Op op) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -307,6 +311,7 @@ __global__ void __launch_bounds__(NT)
   };
   auto row = [&](int a) { return row_of(a, lane); };
   auto col = [&](int b) { return col_of(b, lane); };
+  Watching::end(op, watch);
   if constexpr (CS > 1) {
     const int NA = WMITER * TM * WNITER * TN;
     cluster_fold<Op, CS, NA, WNITER * TN, NT,
@@ -316,14 +321,15 @@ __global__ void __launch_bounds__(NT)
           op.store_part(v, row(a), col(b), blockIdx.z / CS);
         });
   } else if constexpr (warptile_stores_whole<Op>::value) {
-    op.store_tile(acc, [&](int a, int b, int ln) { return make_int2(row_of(a, ln), col_of(b, ln)); });
+    auto at = [&](int a, int b, int ln) { return make_int2(row_of(a, ln), col_of(b, ln)); };
+    if constexpr (Watching::on) op.store_tile(acc, at, watch);
+    else op.store_tile(acc, at);
   } else {
 #pragma unroll
     for (int a = 0; a < WMITER * TM; a++)
 #pragma unroll
       for (int b = 0; b < WNITER * TN; b++) op.store(acc[a][b], row(a), col(b));
   }
-  Watching::end(op, watch);
 }
 
 /* Pages per launch of a paged Op: the grid's z (or y) dimension; the launch of pages from z on
@@ -345,6 +351,13 @@ template <class Op> struct warptile_paged : Op {
   }
 };
 
+/* The blocks per SM a paged configuration asks the compiler to leave registers for: CFG::MINB
+ * where it has one, else 0 (no bound, as the 2-D launches). */
+template <class CFG, class = void> struct warptile_min_blocks : std::integral_constant<int, 0> {};
+template <class CFG>
+struct warptile_min_blocks<CFG, std::void_t<decltype(CFG::MINB)>>
+    : std::integral_constant<int, (int)CFG::MINB> {};
+
 /* The paged kernel over the padded Mp x Np x Kp pages, `pages` at a time (the grid's z is at most
  * WARPTILE_PAGES_PER_LAUNCH): advance(op, z) is the Op for the pages from z on. */
 template <class Op, class CFG, class Advance>
@@ -352,7 +365,7 @@ static void warptile_launch_pages(int Mp, int Np, int Kp, size_t pages, const wa
                             const warptile_b_t<Op> *B, const Op &op, Advance advance) {
   for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH) {
     warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
-                    CFG::NT, false>
+                    CFG::NT, false, 1, warptile_min_blocks<CFG>::value>
         <<<dim3(Np / CFG::BN, Mp / CFG::BM, warptile_pages_at(pages, z)), CFG::NT>>>(
             Np, Kp, Kp, A + z * op.step_a, B + z * op.step_b, advance(op, z));
   }
