@@ -459,51 +459,7 @@ endfunction
 %!   check_paths (W, D, P);
 %! endfor
 
-## integer-valued single and double in an integer work type: D and P those of
-## the class, bit for bit; and what keeps them in their class
-%!function [D, P, ran, Df, Pf] = both_ways (W)
-%!  ## with and without narrowing, on the host (gpu_array results gathered)
-%!  dev = isa (W, "gpu_array");
-%!  [D, P] = gpu_apsp (W);
-%!  ran = __cudakernels__ ("apsp_path");
-%!  D1 = gpu_apsp (W);
-%!  old = __cudakernels__ ("minplus_narrow", "off");
-%!  unwind_protect
-%!    [Df, Pf] = gpu_apsp (W);
-%!    fpath = __cudakernels__ ("apsp_path");
-%!  unwind_protect_cleanup
-%!    __cudakernels__ ("minplus_narrow", old);
-%!  end_unwind_protect
-%!  if (dev)
-%!    [D, P, D1, Df, Pf] = deal (gather (D), gather (P), gather (D1), gather (Df), gather (Pf));
-%!  endif
-%!  assert (fpath, class (D));
-%!  assert (D1, D, 0);
-%!endfunction
-%!testif ; gpu_available ()
-%! for cls = {"double", "single"}
-%!   for c = {30, 9, "uint16"; 300, 999, "uint32"}'
-%!     n = c{1};
-%!     W = cast (randi ([0 c{2}], n), cls{1}); W(rand (n) < 0.5) = Inf; W(1:n+1:end) = 0;
-%!     [D, P, ran, Df, Pf] = both_ways (W);
-%!     assert (ran, c{3});
-%!     assert (class (D), cls{1}); assert (D, Df, 0); assert (P, Pf);
-%!     [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
-%!     assert (D, Dr, 0); assert (P, Pr);
-%!   endfor
-%! endfor
-%! [D, P, ran, Df, Pf] = both_ways (gpu_array (W));
-%! assert (ran, "uint32"); assert (D, Df, 0); assert (P, Pf);
-%! W = randi ([1 9], 40); W(1:41:end) = 0;
-%! for c = {0.5, "double"; -1, "double"; -0, "double"; 2^26, "double"; 2^24, "uint32"}'
-%!   X = W; X(2, 3) = c{1};
-%!   [D, P, ran, Df, Pf] = both_ways (X);
-%!   assert (ran, c{2}); assert (D, Df, 0); assert (P, Pf);
-%!   assert (isequal (signbit (D), signbit (Df)));
-%! endfor
-%! [~, ~, ran] = both_ways (single (X));   # 39 * 2^24 is past single's exact sums
-%! assert (ran, "single");
-%! assert (released ());
+## integer-valued single and double in an integer work type: tests/test_apsp_narrow.m
 
 ## non-integer weights: with P exactly the CPU's; D alone the same up to
 ## rounding; paths weigh D up to rounding

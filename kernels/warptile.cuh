@@ -111,8 +111,8 @@ struct warptile_stores_whole<Op, std::void_t<decltype(Op::stores_whole)>>
     : std::bool_constant<Op::stores_whole> {};
 
 /* What the loads tell the Op: by default nothing. An Op that checks the operands as the kernel
- * reads them (the paged 16-bit products' bounds, in place of a pass over both operands before
- * the product) gives
+ * reads them (the paged 16-bit products' check of their guessed shift, mp_dpx_raw_page_op)
+ * gives
  *   typedef ... Watch;                             each thread's, from watch_start()
  *   void watch_a(Watch &, const SrcA::Raw &)       every raw load of A once it has arrived, and
  *   void watch_b(Watch &, const SrcB::Raw &)       of B
