@@ -227,7 +227,9 @@ ck_status ck_path_device(const int32_t *P, size_t n, const double *s, const doub
 
 /* ---- paged products (pages.c) ----
  * count pages: C(:, :, q) = A(:, :, ia[q]) (x) B(:, :, ib[q]), the pages of A m x k, of B k x n,
- * of C (and K) m x n, one after the other; ia, ib 0-based, below pages_a and pages_b. */
+ * of C (and K) m x n, one after the other; ia, ib 0-based, below pages_a and pages_b. A list may
+ * be NULL: page q of C then takes page q of that operand, or its only page (pages_a or pages_b
+ * is count, or 1), as 3-D operands map, with no list to build or read. */
 typedef struct {
   size_t count, pages_a, pages_b;
   const size_t *ia, *ib;

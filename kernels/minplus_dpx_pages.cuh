@@ -45,14 +45,6 @@ template <class TC> __host__ __device__ constexpr long long mp_raw_base() {
   return std::is_same<TC, int8_t>::value ? -256 : 0;
 }
 
-/* One output of a packed word: the class's value of half h of word v (rows 2w + h). */
-template <class TC>
-__device__ __forceinline__ uint32_t mp_half_out(long long base, uint32_t v, int h) {
-  typedef mp_traits<TC> tr;
-  return (uint32_t)(typename std::make_unsigned<TC>::type)tr::store(
-      (typename tr::W)(base + ((v >> 16 * h) & 0xffffu)));
-}
-
 /* The paged form of mp_dpx_raw_op: a batch read as it is. Two things differ from the 2-D form,
  * both for the small pages, where the kernel's start and end weigh most:
  * - The stores. Each thread holds four consecutive words (eight rows of one column of C) in each
@@ -183,7 +175,13 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
   }
 
   static constexpr bool stores_whole = !ARG;
-  /* Accumulators 4g .. 4g + 3 of a row are consecutive words (TN = 4: minplus_policy.cuh). */
+  /* Accumulators 4g .. 4g + 3 of a row are consecutive words (TN = 4: minplus_policy.cuh): rows
+   * 2w .. 2w + 7 of one column of C, one 16-byte store (8-byte for 8 bits). Whether a thread's
+   * groups all are whole and aligned is judged once, from its last accumulator (the largest row
+   * and word), so that the stores run straight: judged per group, with the conversion's choice of
+   * shift per word, the epilogue took 730 instructions per block and a fifth of the 64^3 int16
+   * kernel's warp time (ncu, H100). Only threads at a ragged page's edges store output by output;
+   * the shift is the raw kernels' own wherever mp_dpx_raw_page_op runs (reads_raw). */
   template <int NA, int NB, class At>
   __device__ __forceinline__ void store_tile(const typename Base::Acc (&acc)[NA][NB], At at,
                                              const Watch &w) const {
@@ -195,36 +193,33 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
     const int lane = threadIdx.x % 32;
     const mp_dpx_out<true, TC> &o = this->sums.out;
     TC *C = (TC *)o.C + (size_t)blockIdx.z * o.m * this->Mr;
+    const int2 last = at(NA - 1, NB - 1, lane);
+    const bool whole = last.x < this->Mr && last.y < this->Nr && 2 * (size_t)last.y + 2 <= o.m &&
+                       o.m % 8 == 0 && (uintptr_t)C % (8 * sizeof(TC)) == 0 &&
+                       o.base == mp_raw_base<TC>();
+    if (!whole) {
 #pragma unroll
-    for (int a = 0; a < NA; a++)
+      for (int a = 0; a < NA; a++)
+#pragma unroll
+        for (int b = 0; b < NB; b++) this->store(acc[a][b], at(a, b, lane).x, at(a, b, lane).y);
+      return;
+    }
+#pragma unroll
+    for (int a = 0; a < NA; a++) {
+      TC *col = C + (size_t)at(a, 0, lane).x * o.m;
 #pragma unroll
       for (int g = 0; g < NB / 4; g++) {
-        const int2 p = at(a, 4 * g, lane);
-        const bool together = at(a, 4 * g + 3, lane).y == p.y + 3;
-        if (p.x >= this->Mr) continue;
-        const size_t w = (size_t)p.y;
-        TC *dst = C + (size_t)p.x * o.m + 2 * w;
-        if (together && w + 4 <= (size_t)this->Nr && 2 * w + 8 <= o.m &&
-            (uintptr_t)dst % (8 * sizeof(TC)) == 0) {
-          uint32_t q[4]; /* each half: one output in its low bits */
+        uint32_t q[4]; /* each half: one output in its low bits */
 #pragma unroll
-          for (int e = 0; e < 4; e++) {
-            const uint32_t v = acc[a][4 * g + e].v;
-            q[e] = o.base == mp_raw_base<TC>()
-                       ? mp_raw_word_out<TC>(v)
-                       : mp_half_out<TC>(o.base, v, 0) | mp_half_out<TC>(o.base, v, 1) << 16;
-          }
-          if constexpr (sizeof(TC) == 2)
-            *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
-          else /* bytes 0 and 2 of each word */
-            *(uint2 *)dst =
-                make_uint2(__byte_perm(q[0], q[1], 0x6420), __byte_perm(q[2], q[3], 0x6420));
-        } else {
-#pragma unroll
-          for (int e = 0; e < 4; e++)
-            this->store(acc[a][4 * g + e], p.x, at(a, 4 * g + e, lane).y);
-        }
+        for (int e = 0; e < 4; e++) q[e] = mp_raw_word_out<TC>(acc[a][4 * g + e].v);
+        TC *dst = col + 2 * at(a, 4 * g, lane).y;
+        if constexpr (sizeof(TC) == 2)
+          *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
+        else /* bytes 0 and 2 of each word */
+          *(uint2 *)dst =
+              make_uint2(__byte_perm(q[0], q[1], 0x6420), __byte_perm(q[2], q[3], 0x6420));
       }
+    }
   }
 };
 

@@ -193,7 +193,8 @@ static void mp_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile
                             const warptile_b_t<Op> *B, const Op &op, Advance advance) {
   typedef typename v3_page_wide<CFG>::type W;
   if constexpr (!std::is_void<W>::value) {
-    static_assert(W::BM == CFG::BM && W::BK == CFG::BK, "the wide form pads as CFG does");
+    static_assert((int)W::BM == (int)CFG::BM && (int)W::BK == (int)CFG::BK,
+                  "the wide form pads as CFG does");
     if (Np % W::BN == 0) return warptile_launch_pages<Op, W>(Mp, Np, Kp, pages, A, B, op, advance);
   }
   warptile_launch_pages<Op, CFG>(Mp, Np, Kp, pages, A, B, op, advance);

@@ -1,7 +1,7 @@
 /* The gateway's paged products (kernels/pages.c): min-plus and matrix products page by page, on
  * host arrays and on gpu_arrays. The .m layer works out the broadcast (IA, IB: for each page of
- * C, the 1-based pages of A and B) and hands host operands over as 2-D matrices, A as
- * m x (k * pages of A), B as k x (n * pages of B). */
+ * C, the 1-based pages of A and B; or both 0 for the 3-D map, read_pages) and hands host operands
+ * over as 2-D matrices, A as m x (k * pages of A), B as k x (n * pages of B). */
 #include <string.h>
 
 #include "gateway.h"
@@ -28,11 +28,35 @@ static size_t page_count(size_t numel, size_t per_page, const size_t *list, size
   return most;
 }
 
-/* M, K, N, IA, IB (prhs) into p's sizes and the page lists. */
+/* Whether IA and IB are both the scalar 0 (no page number): the 3-D map. */
+static int map_3d(const mxArray *ia, const mxArray *ib) {
+  return mxIsDouble(ia) && mxIsDouble(ib) && mxGetNumberOfElements(ia) == 1 &&
+         mxGetNumberOfElements(ib) == 1 && !mxIsComplex(ia) && !mxIsComplex(ib) &&
+         mxGetPr(ia)[0] == 0 && mxGetPr(ib)[0] == 0;
+}
+
+/* The 3-D map for nonempty pages: as many pages of C as the operand with more has; the other has
+ * as many, or one. */
+static ck_pages pages_3d(const ck_product *p, size_t numel_a, size_t numel_b) {
+  const size_t per_a = p->m * p->k, per_b = p->k * p->n;
+  if (!per_a || !per_b || !numel_a || !numel_b)
+    gw_fail_invalid("the 3-D page map (IA = IB = 0) needs pages that are not empty");
+  if (numel_a % per_a || numel_b % per_b)
+    gw_fail_invalid("M, K, N do not match the operands' pages");
+  const size_t pa = numel_a / per_a, pb = numel_b / per_b, count = pa > pb ? pa : pb;
+  if ((pa != 1 && pa != count) || (pb != 1 && pb != count))
+    gw_fail_invalid("the 3-D page map (IA = IB = 0) needs A and B to have as many pages, or one");
+  return (ck_pages){count, pa, pb, NULL, NULL};
+}
+
+/* M, K, N, IA, IB (prhs) into p's sizes and the page map: the lists, or with IA = IB = 0 the 3-D
+ * map (page q of C takes page q of A and of B, or their only page), which the .m layer passes
+ * where it applies, so that nobody builds or reads a list. */
 static ck_pages read_pages(ck_product *p, const mxArray *prhs[], size_t numel_a, size_t numel_b) {
   p->m = gw_size(prhs[0], "M");
   p->k = gw_size(prhs[1], "K");
   p->n = gw_size(prhs[2], "N");
+  if (map_3d(prhs[3], prhs[4])) return pages_3d(p, numel_a, numel_b);
   size_t count = mxGetNumberOfElements(prhs[3]);
   ck_pages pg = {count, 0, 0, NULL, NULL};
   pg.ia = page_list(prhs[3], count, "IA must hold page numbers of A, from 1");

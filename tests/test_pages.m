@@ -101,6 +101,27 @@
 %! for q = 1:3
 %!   assert (isequaln (C(:, :, q), gpu_minplus (A(:, :, q), "kernel", "cpu")));
 %! endfor
+
+## The gateway's two page maps: the lists, and IA = IB = 0 (the 3-D map, which
+## the .m layer passes where each operand has C's pages or one page); on a
+## map that both describe, the same pages.
+%!test
+%! A = messy (3, 4 * 3); B = messy (4, 5 * 3); B1 = B(:, 1:5);
+%! C3 = __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 0, 0);
+%! assert (isequaln (C3, __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 1:3, 1:3)));
+%! C3 = __cudakernels__ ("minplus_pages", A, B1, "cpu", 3, 4, 5, 0, 0);       # B broadcast
+%! assert (isequaln (C3, __cudakernels__ ("minplus_pages", A, B1, "cpu", 3, 4, 5, 1:3, [1 1 1])));
+%! C3 = __cudakernels__ ("minplus_pages", A(:, 1:4), B, "cpu", 3, 4, 5, 0, 0); # A broadcast
+%! assert (size (C3), [3 15]);
+%! assert (isequaln (C3(:, 11:15), gpu_minplus (A(:, 1:4), B(:, 11:15), "kernel", "cpu")));
+%!error <as many pages, or one>
+%! __cudakernels__ ("minplus_pages", ones (3, 8), ones (4, 15), "cpu", 3, 4, 5, 0, 0)
+%!error <not empty>
+%! __cudakernels__ ("minplus_pages", ones (3, 0), ones (0, 10), "cpu", 3, 0, 5, 0, 0)
+%!error <do not match>
+%! __cudakernels__ ("minplus_pages", ones (3, 9), ones (4, 10), "cpu", 3, 4, 5, 0, 0)
+%!error <page numbers of A>
+%! __cudakernels__ ("minplus_pages", ones (3, 8), ones (4, 10), "cpu", 3, 4, 5, 0, 1)
 %!error <page dimension 3 must agree> gpu_minplus (ones (3, 4, 2), ones (4, 5, 3), "kernel", "cpu")
 %!error <page dimension 4 must agree> gpu_matmul (ones (3, 4, 1, 2), ones (4, 5, 1, 3))
 %!error <inner dimensions> gpu_minplus (ones (3, 4, 2), ones (5, 5, 2), "kernel", "cpu")

@@ -25,7 +25,7 @@ function [C, K] = ck_product (caller, op, A, B, kernel, devices)
   endif
   m = sa(1); k = sa(2); n = sb(2);
   if (numel (sa) > 2 || numel (sb) > 2)   # pages
-    [ia, ib, pdims] = page_map (sa(3:end), sb(3:end));
+    [ia, ib, pdims] = page_map (sa(3:end), sb(3:end), m * k > 0 && k * n > 0);
     cmd = [op "_pages"];
     restore = paged_device (caller, devices, dev, ida);
     if (dev)
@@ -89,13 +89,21 @@ function restore = paged_device (caller, devices, dev, ida)
 endfunction
 
 ## For each page of C (the dimensions beyond the second, broadcast as
-## pagemtimes does), the pages of A and B it takes.
-function [ia, ib, pdims] = page_map (da, db)
+## pagemtimes does), the pages of A and B it takes; or ia = ib = 0, the
+## gateway's 3-D map, where page q of C takes page q of each operand (or its
+## only page) and no page is empty: no lists to build, convert and scan, host
+## work on every call before the GPU starts.
+function [ia, ib, pdims] = page_map (da, db, nonempty)
   L = max (numel (da), numel (db));
   da(end+1:L) = 1; db(end+1:L) = 1;
   pdims = max (da, db);
   pdims(da == 0 | db == 0) = 0;
   P = prod (pdims);
+  if (nonempty && P > 0 && (all (da == pdims) || all (da == 1))
+      && (all (db == pdims) || all (db == 1)))
+    ia = ib = 0;
+    return;
+  endif
   subs = cell (1, L);
   [subs{:}] = ind2sub ([pdims 1], (1:P)');
   [sa, sb] = deal (subs);
