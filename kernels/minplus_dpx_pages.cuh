@@ -194,9 +194,9 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
     const mp_dpx_out<true, TC> &o = this->sums.out;
     TC *C = (TC *)o.C + (size_t)blockIdx.z * o.m * this->Mr;
     const int2 last = at(NA - 1, NB - 1, lane);
-    const bool whole = last.x < this->Mr && last.y < this->Nr && 2 * (size_t)last.y + 2 <= o.m &&
-                       o.m % 8 == 0 && (uintptr_t)C % (8 * sizeof(TC)) == 0 &&
-                       o.base == mp_raw_base<TC>();
+    /* with m a multiple of 8, the Nr = m / 2 words hold all m rows */
+    const bool whole = last.x < this->Mr && last.y < this->Nr && o.m % 8 == 0 &&
+                       (uintptr_t)C % (8 * sizeof(TC)) == 0 && o.base == mp_raw_base<TC>();
     if (!whole) {
 #pragma unroll
       for (int a = 0; a < NA; a++)
