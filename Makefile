@@ -14,7 +14,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(NAME)-$(VERSION).tar.gz
 OCTAVE ?= octave-cli
 PREFIX := $(CURDIR)/build/pkg
-DIST_FILES := DESCRIPTION INDEX NEWS COPYING README.md Makefile kernels src inst tests doc
+DIST_FILES := DESCRIPTION INDEX NEWS COPYING README.md Makefile kernels src inst tests bench doc
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 # pkg install runs src/Makefile from Octave: hand it a CUDA_ARCH given here, and only then.
@@ -61,7 +61,7 @@ run: deps build/pkg/.installed
 bench: build/pkg/.installed
 	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
 	  pkg prefix '$(PREFIX)' '$(PREFIX)'; pkg local_list '$(PREFIX)/octave_packages'; \
-	  pkg load $(NAME); addpath ('$(CURDIR)/tests'); bench_minplus ();"
+	  pkg load $(NAME); addpath ('$(CURDIR)/bench'); bench_minplus ();"
 
 clean:
 	$(MAKE) -C src clean

@@ -1,5 +1,5 @@
 /* __cudakernels__: the package's one MEX gateway. It owns the shared state (the CUDA context made
- * by kernels/ck_device.c, the tracked device allocations) and dispatches commands:
+ * by kernels/runtime/ck_device.c, the tracked device allocations) and dispatches commands:
  *
  *   __cudakernels__ ("available")                       -> logical
  *   __cudakernels__ ("info")                            -> 1-by-N struct array, one per device

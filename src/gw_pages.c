@@ -1,4 +1,4 @@
-/* The gateway's paged products (kernels/pages.c): min-plus and matrix products page by page, on
+/* The gateway's paged products (kernels/runtime/pages.c): min-plus and matrix products page by page, on
  * host arrays and on gpu_arrays. The .m layer works out the broadcast (IA, IB: for each page of
  * C, the 1-based pages of A and B; or both 0 for the 3-D map, read_pages) and hands host operands
  * over as 2-D matrices, A as m x (k * pages of A), B as k x (n * pages of B). */

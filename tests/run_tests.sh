@@ -9,10 +9,11 @@ set -eu
 prefix=$(cd "${1:?usage: tests/run_tests.sh PREFIX [OCTAVE]}" && pwd) # absolute: tests may change folder
 octave=${2:-octave-cli}
 here=$(cd "$(dirname "$0")" && pwd)
+bench=$(cd "$here/../bench" && pwd) # benchmarks and plots: their own tests run too
 pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
 archdir=$(ls -d "$pkgdir"*-api-*/ 2>/dev/null | head -n 1)
 [ -n "$archdir" ] || { echo "no compiled gateway under $pkgdir" >&2; exit 2; }
 exec "$octave" --no-gui --no-init-file --no-history --eval "
-  addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here');
+  addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$bench');
   printf ('cudakernels from %s; GPU: %d\n', '$pkgdir', gpu_available ());
-  exit (run_tests ({'$pkgdir', '$here'}) > 0);"
+  exit (run_tests ({'$pkgdir', '$here', '$bench'}) > 0);"

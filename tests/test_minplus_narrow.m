@@ -2,7 +2,7 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## Integer-valued single and double operands on gpu_minplus's integer paths
-## (kernels/minplus_narrow.cu): C and K must be the float path's, element for
+## (kernels/semiring/minplus_narrow.cu): C and K must be the float path's, element for
 ## element (NaN pattern and signs of zero included), at the edges of the 16-bit
 ## and 32-bit paths, with Inf rows and columns, all Inf, k = 1, negative values,
 ## the largest values that still narrow and the first that do not, and every

@@ -2,7 +2,7 @@
  * written (mode 0) or was zeroed (mode 1). Octave copies a MEX function's outputs into its own
  * arrays, so this costs what handing any result of that size back to Octave costs, whatever
  * computed it (doc/minplus.md, "End to end").
- *   mkoctfile --mex tests/mex_return_floor.c -o /tmp/mex_return_floor.mex
+ *   mkoctfile --mex bench/mex_return_floor.c -o /tmp/mex_return_floor.mex
  *   addpath /tmp; tic; C = mex_return_floor (8192, 0); toc */
 #include <string.h>
 

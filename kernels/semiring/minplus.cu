@@ -1,4 +1,4 @@
-/* Min-plus dispatch: the C entry points of kernels/ck.h onto the family's runners (minplus.cuh
+/* Min-plus dispatch: the C entry points of kernels/runtime/ck.h onto the family's runners (minplus.cuh
  * lists the files), plus the merge of slices of k (inputs larger than the device) and the random
  * device inputs of the benchmarks. */
 #include "minplus.cuh"

@@ -138,7 +138,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
 }
 
-/* ---- v5 warptile (kernels/warptile.cuh): warp tiles, register-staged double buffering; the
+/* ---- v5 warptile (kernels/engine/warptile.cuh): warp tiles, register-staged double buffering; the
  * plus-times semiring with a plain accumulator. ---- */
 template <class TT> struct plus_times {
   typedef TT T;

@@ -2,7 +2,7 @@
  * an empty kernel (what any product timed by events pays before its work), and cuBLAS Sgemm/Dgemm
  * at the min-plus benchmark's shapes as a fraction of their own n = 8192 rate. Events, 5 warm-ups,
  * median of 50. Not part of the package; on a machine with the CUDA toolkit and a GPU:
- *   nvcc -O2 -arch=sm_90 tests/bench_floor.cu -lcublas -o /tmp/bench_floor && /tmp/bench_floor */
+ *   nvcc -O2 -arch=sm_90 bench/bench_floor.cu -lcublas -o /tmp/bench_floor && /tmp/bench_floor */
 #include <cstdio>
 #include <vector>
 #include <algorithm>

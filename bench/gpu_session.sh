@@ -2,7 +2,7 @@
 # One batched verification on a GPU machine that has CUDA but no Octave (see doc/DEVELOPING.md):
 # the full test suite, compute-sanitizer memcheck and racecheck over every kernel, the reference
 # ceiling programs, and the benchmark, all in one run so that the ratios hold.
-#   tests/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
+#   bench/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
 # output goes beside ours); STEPS: any of "tests sanitize perf bench narrow pages apsp e2e
@@ -13,13 +13,14 @@
 set -u
 prefix=$1 tarball=$2 out=$3 perf=${4:-} steps=${5:-"tests sanitize perf bench narrow pages apsp e2e matmulbench sumbench devices"}
 here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$here/../tests" && pwd)
 prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
 octave=/tmp/octave-portable/octave
 pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
 archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
-path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here');"
+path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');"
 [[ -n ${EXTRA_PATH:-} ]] && path_cmd="$path_cmd addpath ('$(cd "$EXTRA_PATH" && pwd)');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }
 status=0
@@ -34,7 +35,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=c
 
 if has_step tests; then
   echo "== test suite"
-  "$here/run_tests.sh" "$prefix" "$octave" 2>&1 | grep -v "ignoring const" | tee "$out/tests.log"
+  "$tests/run_tests.sh" "$prefix" "$octave" 2>&1 | grep -v "ignoring const" | tee "$out/tests.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 

@@ -23,7 +23,7 @@
 ## @item upload, gather
 ## @code{gpu_array (A)} and @code{gather} of an n-by-n gpu_array;
 ## @item MEX return floor
-## where @code{mex_return_floor} (tests/mex_return_floor.c, built with
+## where @code{mex_return_floor} (bench/mex_return_floor.c, built with
 ## mkoctfile) is on the path: a MEX function that returns an n-by-n single it
 ## never wrote, which Octave 7 copies element by element into its own array:
 ## the floor any MEX gateway pays for returning the result.
