@@ -83,9 +83,9 @@ ck_dtype gw_dtype_name(const mxArray *a) {
   return (ck_dtype)t;
 }
 
-static const mxClassID mx_classes[CK_NUM_DTYPES] = {
-    mxDOUBLE_CLASS, mxSINGLE_CLASS, mxINT8_CLASS,  mxUINT8_CLASS, mxINT16_CLASS,
-    mxUINT16_CLASS, mxINT32_CLASS,  mxUINT32_CLASS, mxINT64_CLASS, mxUINT64_CLASS};
+#define GW_MX_CLASS_(a, E, T, N, B, F, P, MX) [E] = mx##MX##_CLASS,
+static const mxClassID mx_classes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(GW_MX_CLASS_, _)};
+#undef GW_MX_CLASS_
 
 mxClassID gw_class_of(ck_dtype t) { return mx_classes[t]; }
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "apsp.cuh"
+#include "dispatch.cuh"
 
 /* ---- the survey ---- */
 
@@ -303,18 +304,11 @@ extern "C" ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, i
     return ck_fail(CK_ERR_INVALID, "shortest paths: n = %zu is too large", a->n);
   if (count < 1 || count > CK_SPREAD_WORKERS)
     return ck_fail(CK_ERR_INVALID, "shortest paths run on 1 to %d devices", CK_SPREAD_WORKERS);
-  switch (a->t) {
-  case CK_DOUBLE: return ap_class_parts<double>(a, parts, count);
-  case CK_SINGLE: return ap_class_parts<float>(a, parts, count);
-  case CK_INT8: return ap_class_parts<int8_t>(a, parts, count);
-  case CK_UINT8: return ap_class_parts<uint8_t>(a, parts, count);
-  case CK_INT16: return ap_class_parts<int16_t>(a, parts, count);
-  case CK_UINT16: return ap_class_parts<uint16_t>(a, parts, count);
-  case CK_INT32: return ap_class_parts<int32_t>(a, parts, count);
-  case CK_UINT32: return ap_class_parts<uint32_t>(a, parts, count);
-  default:
+  if ((int)a->t < 0 || a->t >= CK_NUM_DTYPES || !(CK_PRODUCT_CLASSES >> a->t & 1u))
     return ck_fail(CK_ERR_INVALID,
                    "shortest paths take double, single and integers up to 32 bits, not %s",
                    ck_dtype_name(a->t));
-  }
+  return ck_with_class<CK_PRODUCT_CLASSES>(a->t, CK_ERR_INVALID, [&](auto c) {
+    return ap_class_parts<typename decltype(c)::type>(a, parts, count);
+  });
 }

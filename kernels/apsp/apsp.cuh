@@ -74,16 +74,19 @@
 #define AP_TILE_THREADS 256 /* the tile product (16 outputs per thread) */
 #define AP_FW_THREADS 1024  /* a tile's Floyd-Warshall (4 entries per thread, 64 dependent steps) */
 
-/* The sum of two work values, wide enough never to wrap (S), which is also the word the
+/* The semiring of the rounds: shortest paths are min.+ (semiring.cuh). */
+typedef mp_sr ap_sr;
+
+/* The term of two work values, wide enough never to wrap (S), which is also the word the
  * warptile steps compute on: 16-bit work runs as two values per 32-bit word. */
 template <class T> struct ap_work {
   typedef T S;
-  static __host__ __device__ __forceinline__ S sum(T a, T b) { return a + b; }
+  static __host__ __device__ __forceinline__ S sum(T a, T b) { return ap_sr::mul::term(a, b); }
 };
 template <> struct ap_work<uint16_t> {
   typedef uint32_t S;
   static __host__ __device__ __forceinline__ S sum(uint16_t a, uint16_t b) {
-    return (uint32_t)a + b;
+    return ap_sr::mul::term((uint32_t)a, (uint32_t)b);
   }
 };
 

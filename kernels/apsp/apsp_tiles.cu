@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
       const S t = ap_work<T>::sum(D[r][k], b);
       /* row k and column k are left alone: they cannot improve, and a store the compiler makes
        * unconditional there would race with their readers (compute-sanitizer racecheck) */
-      if (r != k && c != k && t < (S)D[r][c]) {
+      if (r != k && c != k && ap_sr::add::beats(t, (S)D[r][c])) {
         D[r][c] = (T)t;
         if (ARG) Nx[r][c] = Nx[r][k];
       }
@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
     X[(size_t)r * ld + c] = D[r][c];
     if (ARG) N[(size_t)r * ld + c] = Nx[r][c];
     if constexpr (std::is_floating_point<T>::value) /* the integer forms hold no negatives */
-      if (r == c && D[r][c] < (T)0) atomicMin(neg, base + r);
+      if (r == c && ap_sr::unbounded(D[r][c])) atomicMin(neg, base + r);
   }
 }
 
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(AP_TILE_THREADS)
 #pragma unroll
         for (int q = 0; q < 4; q++) {
           const S t = ap_work<T>::sum(a[i], b[q]);
-          if (t < v[i][q]) {
+          if (ap_sr::add::beats(t, v[i][q])) {
             v[i][q] = t;
             arg[i][q] = k0 + k;
           }

@@ -18,11 +18,13 @@
 template <class T> struct ap_words;
 template <class F> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
   typedef F W;
+  typedef ap_sr::add add;
   enum { E = 1, RUNS_ON = 0 };
-  static __device__ __forceinline__ W identity() { return INFINITY; }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return min(c, a + b); }
+  static __device__ __forceinline__ W identity() { return add::empty<W>(); }
+  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term(a, b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return add::pick(c, term(a, b)); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    if (t < v) v = t, id = tile;
+    if (add::beats(t, v)) v = t, id = tile;
   }
 };
 template <> struct ap_words<float> : ap_words_fp<float> {};
@@ -31,9 +33,10 @@ template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
   typedef uint32_t W;
   enum { E = 1, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u32(a, b, c); }
+  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_word(a, b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u32(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    if (t < v) id = tile;
+    if (ap_sr::add::beats(t, v)) id = tile;
     v = t;
   }
 };
@@ -45,7 +48,8 @@ template <> struct ap_words<uint16_t> {
   typedef uint32_t W;
   enum { E = 2, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return __viaddmin_u16x2(a, b, c); }
+  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_word(a, b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u16x2(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     id = __vmaxu2(id, __vminu2(v - t, 0x00010001u) * tile);
     v = t;
@@ -74,7 +78,7 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
     x.id = 0;
   }
   static __device__ __forceinline__ void first(Acc &x, T a, T b) {
-    if (ARG && !Wd::RUNS_ON) x.t = a + b;
+    if (ARG && !Wd::RUNS_ON) x.t = Wd::term(a, b);
     else step(x, a, b);
   }
   static __device__ __forceinline__ void step(Acc &x, T a, T b) {
@@ -89,11 +93,11 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
   __device__ __forceinline__ void store(const Acc &x, int i, int jw) const {
     const T old = j.old[(size_t)i * j.ldo + jw];
     if constexpr (E == 1) {
-      const bool better = x.v < old;
+      const bool better = ap_sr::add::beats(x.v, old);
       if (better) j.out[(size_t)i * j.ldout + jw] = x.v;
       if (j.copy) j.copy[(size_t)i * j.ldcopy + jw] = better ? x.v : old;
     } else {
-      const uint32_t nv = __vminu2(x.v, old);
+      const uint32_t nv = ap_sr::add::pick_u16x2(x.v, old);
       if (nv != old) j.out[(size_t)i * j.ldout + jw] = nv;
 #pragma unroll
       for (int h = 0; h < 2; h++) {
@@ -135,13 +139,13 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
         const T old = j.old[(size_t)p.x * j.ldo + p.y];
         const int q = a * NB + b;
         if constexpr (E == 1) {
-          if (x.v < old) {
+          if (ap_sr::add::beats(x.v, old)) {
             j.out[(size_t)p.x * j.ldout + p.y] = x.v;
             tiles[q][lane] = (uint8_t)x.id;
             mine[0] |= 1u << q;
           }
         } else {
-          const T nv = __vminu2(x.v, old);
+          const T nv = ap_sr::add::pick_u16x2(x.v, old);
           if (nv != old) j.out[(size_t)p.x * j.ldout + p.y] = nv;
 #pragma unroll
           for (int h = 0; h < E; h++)
@@ -174,7 +178,7 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
 #pragma unroll
     for (int k = 1; k < BK; k++) {
       const auto t = term(k);
-      if (t < least) least = t, w = k0 + k;
+      if (ap_sr::add::beats(t, least)) least = t, w = k0 + k;
     }
     return w;
   }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ck_tables.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,25 +24,24 @@ typedef enum {
   CK_ERR_INTERRUPTED  /* the caller asked to stop (Ctrl-C) */
 } ck_status;
 
-/* Element classes, named as Octave names them. */
-typedef enum {
-  CK_DOUBLE = 0,
-  CK_SINGLE,
-  CK_INT8,
-  CK_UINT8,
-  CK_INT16,
-  CK_UINT16,
-  CK_INT32,
-  CK_UINT32,
-  CK_INT64,
-  CK_UINT64,
-  CK_NUM_DTYPES
-} ck_dtype;
+/* Element classes, named as Octave names them (ck_tables.h). */
+#define CK_CLASS_ENUM_(a, E, T, N, B, F, P, MX) E,
+typedef enum { CK_CLASS_TABLE(CK_CLASS_ENUM_, _) CK_NUM_DTYPES } ck_dtype;
+#undef CK_CLASS_ENUM_
 
 size_t ck_dtype_size(ck_dtype t);
 const char *ck_dtype_name(ck_dtype t);  /* "double", "single", "int8", ...; "?" if out of range */
 int ck_dtype_from_name(const char *name); /* -1 if unknown */
 int ck_dtype_is_float(ck_dtype t);
+
+/* Semirings (ck_tables.h; their arithmetic in engine/semiring.cuh). */
+#define CK_SEMIRING_ENUM_(a, E, TYPE, NAME, ALIAS, CLASSES) E,
+typedef enum { CK_SEMIRING_TABLE(CK_SEMIRING_ENUM_, _) CK_NUM_SEMIRINGS } ck_semiring;
+#undef CK_SEMIRING_ENUM_
+const char *ck_semiring_name(ck_semiring s); /* "min.+", ...; "?" if out of range */
+int ck_semiring_from_name(const char *name); /* its name or alias; -1 if unknown */
+/* Whether semiring s takes class t; if not, CK_ERR_INVALID with a message naming both. */
+ck_status ck_semiring_check(ck_semiring s, ck_dtype t);
 
 /* The detail of the last failure (CUDA's own words where there are some); never NULL. */
 const char *ck_last_error(void);

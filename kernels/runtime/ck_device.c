@@ -26,12 +26,19 @@ static int call_device = -1, call_open = 0;
 void ck_device_forget(void) {
   for (int d = 0; d < CK_MAX_DEVICES; d++) ready[d] = 0;
 }
+#define CK_DTYPE_ROW_(a, E, T, N, B, F, P, MX) [E] = {#N, B, F},
 static const struct {
   const char *name;
   size_t size;
-} dtypes[CK_NUM_DTYPES] = {{"double", 8}, {"single", 4}, {"int8", 1},  {"uint8", 1},
-                           {"int16", 2},  {"uint16", 2}, {"int32", 4}, {"uint32", 4},
-                           {"int64", 8},  {"uint64", 8}};
+  int floating;
+} dtypes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(CK_DTYPE_ROW_, _)};
+#undef CK_DTYPE_ROW_
+#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES) [E] = {NAME, ALIAS, CLASSES},
+static const struct {
+  const char *name, *alias;
+  unsigned classes;
+} semirings[CK_NUM_SEMIRINGS] = {CK_SEMIRING_TABLE(CK_SEMIRING_ROW_, _)};
+#undef CK_SEMIRING_ROW_
 
 static int valid_dtype(ck_dtype t) { return (int)t >= 0 && t < CK_NUM_DTYPES; }
 
@@ -45,7 +52,30 @@ int ck_dtype_from_name(const char *name) {
   return -1;
 }
 
-int ck_dtype_is_float(ck_dtype t) { return t == CK_DOUBLE || t == CK_SINGLE; }
+int ck_dtype_is_float(ck_dtype t) { return valid_dtype(t) && dtypes[t].floating; }
+
+static int valid_semiring(ck_semiring s) { return (int)s >= 0 && s < CK_NUM_SEMIRINGS; }
+
+const char *ck_semiring_name(ck_semiring s) { return valid_semiring(s) ? semirings[s].name : "?"; }
+
+int ck_semiring_from_name(const char *name) {
+  for (int i = 0; i < CK_NUM_SEMIRINGS; i++)
+    if (!strcmp(name, semirings[i].name) || !strcmp(name, semirings[i].alias)) return i;
+  return -1;
+}
+
+ck_status ck_semiring_check(ck_semiring s, ck_dtype t) {
+  if (!valid_semiring(s)) return ck_fail(CK_ERR_INVALID, "unknown semiring %d", (int)s);
+  if (valid_dtype(t) && (semirings[s].classes >> t & 1u)) return CK_OK;
+  char took[160] = "";
+  for (int c = 0; c < CK_NUM_DTYPES; c++)
+    if (semirings[s].classes >> c & 1u) {
+      strncat(took, took[0] ? ", " : "", sizeof took - strlen(took) - 1);
+      strncat(took, dtypes[c].name, sizeof took - strlen(took) - 1);
+    }
+  return ck_fail(CK_ERR_INVALID, "the %s product takes %s, not %s", semirings[s].name, took,
+                 ck_dtype_name(t));
+}
 
 const char *ck_last_error(void) { return last_error; }
 

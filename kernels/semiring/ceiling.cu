@@ -8,32 +8,31 @@
 #include <stdlib.h>
 
 #include "ck_internal.h"
+#include "semiring.cuh"
 
 #define R 8
 #define ITERS 4000
 #define BLOCK 256
 #define BLOCKS_PER_SM 8
 
-/* v = min(v, x + y) in each representation; PAIRS: pair updates per call. */
-struct probe_float {
-  typedef float T;
+/* v = pick(v, term(x, y)) of the semiring SR in each representation (semiring.cuh); PAIRS: pair
+ * updates per call. */
+template <class SR, class F> struct probe_float {
+  typedef F T;
   enum { PAIRS = 1 };
-  static __device__ __forceinline__ T update(T v, T x, T y) { return fminf(v, x + y); }
+  static __device__ __forceinline__ T update(T v, T x, T y) {
+    return SR::add::pick(v, SR::mul::term(x, y));
+  }
 };
-struct probe_double {
-  typedef double T;
-  enum { PAIRS = 1 };
-  static __device__ __forceinline__ T update(T v, T x, T y) { return fmin(v, x + y); }
-};
-struct probe_u32 {
+template <class SR> struct probe_u32 {
   typedef unsigned T;
   enum { PAIRS = 1 };
-  static __device__ __forceinline__ T update(T v, T x, T y) { return __viaddmin_u32(x, y, v); }
+  static __device__ __forceinline__ T update(T v, T x, T y) { return SR::step_u32(x, y, v); }
 };
-struct probe_u16x2 {
+template <class SR> struct probe_u16x2 {
   typedef unsigned T;
   enum { PAIRS = 2 };
-  static __device__ __forceinline__ T update(T v, T x, T y) { return __viaddmin_u16x2(x, y, v); }
+  static __device__ __forceinline__ T update(T v, T x, T y) { return SR::step_u16x2(x, y, v); }
 };
 
 /* Operands rotate between iterations so the compiler cannot hoist the updates out of the loop.
@@ -98,13 +97,13 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   for (int r = -1; r < REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
     cudaEventRecord(start, 0);
     if (t == CK_SINGLE)
-      ceiling_kernel<probe_float><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
+      ceiling_kernel<probe_float<sr_min_plus, float>><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
     else if (t == CK_DOUBLE)
-      ceiling_kernel<probe_double><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
+      ceiling_kernel<probe_float<sr_min_plus, double>><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
     else if (pairs_per_update == 1)
-      ceiling_kernel<probe_u32><<<blocks, BLOCK>>>((unsigned *)out, 1u, ITERS);
+      ceiling_kernel<probe_u32<sr_min_plus>><<<blocks, BLOCK>>>((unsigned *)out, 1u, ITERS);
     else
-      ceiling_kernel<probe_u16x2><<<blocks, BLOCK>>>((unsigned *)out, 0x10001u, ITERS);
+      ceiling_kernel<probe_u16x2<sr_min_plus>><<<blocks, BLOCK>>>((unsigned *)out, 0x10001u, ITERS);
     if ((e = cudaGetLastError()) != cudaSuccess) break;
     cudaEventRecord(stop, 0);
     if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)

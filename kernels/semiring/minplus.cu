@@ -1,6 +1,7 @@
 /* Min-plus dispatch: the C entry points of kernels/runtime/ck.h onto the family's runners (minplus.cuh
  * lists the files), plus the merge of slices of k (inputs larger than the device) and the random
  * device inputs of the benchmarks. */
+#include "dispatch.cuh"
 #include "minplus.cuh"
 
 int mp_sm_count(void) { return ck_device_sms(); }
@@ -47,17 +48,10 @@ extern "C" ck_status ck_minplus_device(const ck_product *p) {
   CK_TRY(mp_try_narrow(p, &narrowed));
   if (narrowed) return CK_OK;
   mp_note_path(p->t);
-  switch (p->t) {
-  case CK_DOUBLE: return run_typed<double>(p);
-  case CK_SINGLE: return run_typed<float>(p);
-  case CK_INT8: return run_typed<int8_t>(p);
-  case CK_UINT8: return run_typed<uint8_t>(p);
-  case CK_INT16: return run_typed<int16_t>(p);
-  case CK_UINT16: return run_typed<uint16_t>(p);
-  case CK_INT32: return run_typed<int32_t>(p);
-  case CK_UINT32: return run_typed<uint32_t>(p);
-  default: return ck_fail(CK_ERR_INVALID, "min-plus does not support %s", ck_dtype_name(p->t));
-  }
+  CK_TRY(ck_semiring_check(CK_SR_MIN_PLUS, p->t));
+  return ck_with_class<CK_PRODUCT_CLASSES>(p->t, CK_ERR_INVALID, [&](auto c) {
+    return run_typed<typename decltype(c)::type>(p);
+  });
 }
 
 /* ---- paged products: a run of pages in one launch (pages.c cuts the pages into runs) ---- */
@@ -94,17 +88,10 @@ extern "C" ck_status ck_minplus_pages_device(const ck_product *p, const ck_page_
   *done = 0;
   if (!pages_batch(p, r)) return CK_OK;
   mp_note_path(p->t);
-  switch (p->t) {
-  case CK_DOUBLE: return run_pages_typed<double>(p, r, done);
-  case CK_SINGLE: return run_pages_typed<float>(p, r, done);
-  case CK_INT8: return run_pages_typed<int8_t>(p, r, done);
-  case CK_UINT8: return run_pages_typed<uint8_t>(p, r, done);
-  case CK_INT16: return run_pages_typed<int16_t>(p, r, done);
-  case CK_UINT16: return run_pages_typed<uint16_t>(p, r, done);
-  case CK_INT32: return run_pages_typed<int32_t>(p, r, done);
-  case CK_UINT32: return run_pages_typed<uint32_t>(p, r, done);
-  default: return CK_OK; /* page by page: the 2-D form's error */
-  }
+  /* a class outside the table's: page by page, where the 2-D form gives the error */
+  return ck_with_class<CK_PRODUCT_CLASSES>(p->t, CK_OK, [&](auto c) {
+    return run_pages_typed<typename decltype(c)::type>(p, r, done);
+  });
 }
 
 /* ---- combining the products of consecutive slices of k (inputs larger than the device) ----
@@ -118,7 +105,7 @@ __global__ void merge_slices(T *__restrict__ C, double *__restrict__ K, const T 
   typedef mp_traits<T> tr;
   typedef typename tr::W W;
   W v = (W)C[idx], t = (W)Ct[idx];
-  if (tr::less(t, v)) {
+  if (tr::better(t, v)) {
     C[idx] = Ct[idx];
     if (K) K[idx] = Kt[idx] + k0;
   }
@@ -127,23 +114,13 @@ __global__ void merge_slices(T *__restrict__ C, double *__restrict__ K, const T 
 extern "C" ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *dCt,
                                              const double *dKt, size_t count, size_t k0) {
   if (count == 0) return CK_OK;
+  CK_TRY(ck_semiring_check(CK_SR_MIN_PLUS, t));
   unsigned g = grid_for(count, MP_THREADS);
-#define MERGE_CASE(CK, T)                                                                     \
-  case CK:                                                                                    \
-    merge_slices<T><<<g, MP_THREADS>>>((T *)dC, dK, (const T *)dCt, dKt, count, (double)k0); \
-    break;
-  switch (t) {
-    MERGE_CASE(CK_DOUBLE, double)
-    MERGE_CASE(CK_SINGLE, float)
-    MERGE_CASE(CK_INT8, int8_t)
-    MERGE_CASE(CK_UINT8, uint8_t)
-    MERGE_CASE(CK_INT16, int16_t)
-    MERGE_CASE(CK_UINT16, uint16_t)
-    MERGE_CASE(CK_INT32, int32_t)
-    MERGE_CASE(CK_UINT32, uint32_t)
-  default: return ck_fail(CK_ERR_INVALID, "min-plus does not support %s", ck_dtype_name(t));
-  }
-#undef MERGE_CASE
+  ck_with_class<CK_PRODUCT_CLASSES>(t, 0, [&](auto c) {
+    typedef typename decltype(c)::type T;
+    merge_slices<T><<<g, MP_THREADS>>>((T *)dC, dK, (const T *)dCt, dKt, count, (double)k0);
+    return 0;
+  });
   CK_CUDA(cudaGetLastError(), "merging slices of a min-plus product");
   return CK_OK;
 }
@@ -170,22 +147,12 @@ extern "C" ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, ui
 extern "C" ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed, int kind) {
   if (count == 0) return CK_OK;
   unsigned g = grid_for(count, MP_THREADS);
-#define FILL_CASE(CK, T) \
-  case CK: fill_random<T><<<g, MP_THREADS>>>((T *)p, count, seed, kind); break;
-  switch (t) {
-    FILL_CASE(CK_DOUBLE, double)
-    FILL_CASE(CK_SINGLE, float)
-    FILL_CASE(CK_INT8, int8_t)
-    FILL_CASE(CK_UINT8, uint8_t)
-    FILL_CASE(CK_INT16, int16_t)
-    FILL_CASE(CK_UINT16, uint16_t)
-    FILL_CASE(CK_INT32, int32_t)
-    FILL_CASE(CK_UINT32, uint32_t)
-    FILL_CASE(CK_INT64, long long)
-    FILL_CASE(CK_UINT64, unsigned long long)
-  default: return ck_fail(CK_ERR_INVALID, "cannot fill class %d", (int)t);
-  }
-#undef FILL_CASE
+  const bool known = ck_with_class<~0u>(t, false, [&](auto c) {
+    typedef typename decltype(c)::type T;
+    fill_random<T><<<g, MP_THREADS>>>((T *)p, count, seed, kind);
+    return true;
+  });
+  if (!known) return ck_fail(CK_ERR_INVALID, "cannot fill class %d", (int)t);
   CK_CUDA(cudaGetLastError(), "filling random inputs");
   return CK_OK;
 }

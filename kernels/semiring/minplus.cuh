@@ -22,53 +22,13 @@
 
 #include "ck_internal.h"
 #include "minplus_policy.cuh"
+#include "semiring.cuh"
 
-/* How each class accumulates (W), starts (init: the identity of the min, or NaN for floating
- * point as explained above), combines and is stored.
- * Integers: Octave adds with saturation, and saturation is monotone, so
- *   min_k sat(a_k + b_k) == sat(min_k (a_k + b_k))
- * with the sums exact in a wider type: the kernels take the exact minimum in W and saturate once
- * at the store. */
-template <class T> struct mp_traits;
-template <> struct mp_traits<float> {
-  typedef float W;
-  static __device__ __forceinline__ W init() { return __int_as_float(0x7fffffff); }
-  static __device__ __forceinline__ W min(W v, W t) { return fminf(v, t); }
-  static __device__ __forceinline__ W sat(W t) { return t; }
-  static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
-  static __device__ __forceinline__ float store(W v) { return v; }
-  static __host__ __device__ __forceinline__ float empty() { return INFINITY; }
-  enum { is_float = 1 };
-};
-template <> struct mp_traits<double> {
-  typedef double W;
-  static __device__ __forceinline__ W init() { return __longlong_as_double(0x7fffffffffffffffLL); }
-  static __device__ __forceinline__ W min(W v, W t) { return fmin(v, t); }
-  static __device__ __forceinline__ W sat(W t) { return t; }
-  static __device__ __forceinline__ bool less(W t, W v) { return t < v || (v != v && t == t); }
-  static __device__ __forceinline__ double store(W v) { return v; }
-  static __host__ __device__ __forceinline__ double empty() { return INFINITY; }
-  enum { is_float = 1 };
-};
-#define MP_INT_TRAITS(T, WIDE, LO, HI)                                                            \
-  template <> struct mp_traits<T> {                                                               \
-    typedef WIDE W;                                                                               \
-    static __device__ __forceinline__ W init() { return (W)HI + (W)HI + 1; } /* above any sum */ \
-    static __device__ __forceinline__ W min(W v, W t) { return t < v ? t : v; }                   \
-    static __device__ __forceinline__ W sat(W t) { return t < (W)LO ? (W)LO : t > (W)HI ? (W)HI : t; } \
-    static __device__ __forceinline__ bool less(W t, W v) { return t < v; }                       \
-    static __device__ __forceinline__ T store(W v) { return (T)sat(v); }                          \
-    static __host__ __device__ __forceinline__ T empty() { return HI; }                           \
-    static __host__ __device__ __forceinline__ T lowest() { return LO; }                          \
-    enum { is_float = 0 };                                                                        \
-  };
-MP_INT_TRAITS(int8_t, int, INT8_MIN, INT8_MAX)
-MP_INT_TRAITS(uint8_t, int, 0, UINT8_MAX)
-MP_INT_TRAITS(int16_t, int, INT16_MIN, INT16_MAX)
-MP_INT_TRAITS(uint16_t, int, 0, UINT16_MAX)
-MP_INT_TRAITS(int32_t, long long, INT32_MIN, INT32_MAX)
-MP_INT_TRAITS(uint32_t, long long, 0, UINT32_MAX)
-#undef MP_INT_TRAITS
+/* The family's semiring: gpu_minplus is min.+ (semiring.cuh). How a class accumulates under it
+ * (the wide type W, the start value, pick, saturation, better, store) is sr_acc's; the runners
+ * below are instantiated for min.+, and a product of another semiring passes its own SR. */
+typedef sr_min_plus mp_sr;
+template <class T, class SR = mp_sr> using mp_traits = sr_acc<SR, T>;
 
 /* Whether single or double v is not a whole number of magnitude at most lim, or is -0: what keeps
  * such data off the integer paths (minplus_narrow.cu, apsp.cu). NaN and +-Inf are not whole. */
@@ -95,22 +55,22 @@ template <class T> struct mp_problem {
   mp_pages pg;
 };
 
-/* One pair update. Without the witness: the class's minimum. With it, Octave's [m, i] = min: a
- * term replaces the minimum only when strictly smaller (ties keep the smallest k) or when the
- * minimum is still NaN (NaN terms never win); integers compare their saturated sums, since
- * Octave's ties are between saturated values. */
-template <class T, bool ARG>
-__device__ __forceinline__ void mp_update(typename mp_traits<T>::W &v, int &id,
-                                          typename mp_traits<T>::W t, int p) {
-  typedef mp_traits<T> tr;
+/* One pair update with term t. Without the witness: the semiring's pick. With it, Octave's
+ * [m, i] = min (or max): a term replaces the accumulator only when strictly better (ties keep
+ * the smallest k) or when it is still NaN (NaN terms never win); integers compare their
+ * saturated terms, since Octave's ties are between saturated values. */
+template <class T, bool ARG, class SR = mp_sr>
+__device__ __forceinline__ void mp_update(typename mp_traits<T, SR>::W &v, int &id,
+                                          typename mp_traits<T, SR>::W t, int p) {
+  typedef mp_traits<T, SR> tr;
   if (ARG) {
     t = tr::sat(t);
-    if (tr::less(t, v)) {
+    if (tr::better(t, v)) {
       v = t;
       id = p;
     }
   } else {
-    v = tr::min(v, t);
+    v = tr::pick(v, t);
   }
 }
 
@@ -179,16 +139,10 @@ template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &p, 
 #define MP_INSTANTIATE(RUN, T)                                   \
   template ck_status RUN<T, false>(const mp_problem<T> &p);      \
   template ck_status RUN<T, true>(const mp_problem<T> &p);
-#define MP_INSTANTIATE_INTS(RUN)                                 \
-  MP_INSTANTIATE(RUN, int8_t)                                    \
-  MP_INSTANTIATE(RUN, uint8_t)                                   \
-  MP_INSTANTIATE(RUN, int16_t)                                   \
-  MP_INSTANTIATE(RUN, uint16_t)                                  \
-  MP_INSTANTIATE(RUN, int32_t)                                   \
-  MP_INSTANTIATE(RUN, uint32_t)
-#define MP_INSTANTIATE_ALL(RUN) \
-  MP_INSTANTIATE(RUN, double)   \
-  MP_INSTANTIATE(RUN, float)    \
-  MP_INSTANTIATE_INTS(RUN)
+/* ... for every class the products take (ck_tables.h), or its integer classes. */
+#define MP_INST_ROW_(RUN, E, T, N, B, F, P, MX) CK_IF_##P(MP_INSTANTIATE(RUN, T))
+#define MP_INST_INT_ROW_(RUN, E, T, N, B, F, P, MX) CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE(RUN, T)))
+#define MP_INSTANTIATE_ALL(RUN) CK_CLASS_TABLE(MP_INST_ROW_, RUN)
+#define MP_INSTANTIATE_INTS(RUN) CK_CLASS_TABLE(MP_INST_INT_ROW_, RUN)
 
 #endif

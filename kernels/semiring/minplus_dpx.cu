@@ -471,13 +471,10 @@ template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &q, 
 }
 
 MP_INSTANTIATE_INTS(mp_run_warptile_int)
-#define MP_INSTANTIATE_PAGES(T)                                                \
-  template ck_status mp_run_pages_int<T, false>(const mp_problem<T> &, bool *); \
-  template ck_status mp_run_pages_int<T, true>(const mp_problem<T> &, bool *);
-MP_INSTANTIATE_PAGES(int8_t)
-MP_INSTANTIATE_PAGES(uint8_t)
-MP_INSTANTIATE_PAGES(int16_t)
-MP_INSTANTIATE_PAGES(uint16_t)
-MP_INSTANTIATE_PAGES(int32_t)
-MP_INSTANTIATE_PAGES(uint32_t)
+#define MP_INSTANTIATE_PAGES(RUN, T)                                             \
+  template ck_status RUN<T, false>(const mp_problem<T> &, bool *); \
+  template ck_status RUN<T, true>(const mp_problem<T> &, bool *);
+#define MP_INSTANTIATE_PAGES_ROW(RUN, E, T, N, B, F, P, MX) \
+  CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE_PAGES(RUN, T)))
+CK_CLASS_TABLE(MP_INSTANTIATE_PAGES_ROW, mp_run_pages_int)
 

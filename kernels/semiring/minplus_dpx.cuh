@@ -9,15 +9,16 @@
 
 #include "minplus_warptile.cuh"
 template <bool PACK, bool ARG> struct merge_take_word {
+  typedef mp_sr::add add;
   __device__ __forceinline__ void operator()(uint32_t &v, uint32_t &id, uint32_t t,
                                              uint32_t idt) const {
     if (PACK) {
       if (ARG) {
-        uint32_t wins = __vcmpltu2(t, v);
+        uint32_t wins = add::better_u16x2(t, v);
         id = (idt & wins) | (id & ~wins);
       }
-      v = __vminu2(v, t);
-    } else if (t < v) {
+      v = add::pick_u16x2(v, t);
+    } else if (add::better(t, v)) {
       v = t;
       if (ARG) id = idt;
     }
@@ -92,19 +93,21 @@ template <bool PACK, class TC = void> struct mp_dpx_sums {
   uint32_t *planes;  /* split into planes: the words of each plane; NULL: the result */
   uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
   mp_dpx_out<PACK, TC> out;
+  typedef mp_sr SR;
   static __device__ __forceinline__ T identity() { return 0xffffffffu; }
   __device__ __forceinline__ T witness_start() const { return PACK ? hi : identity(); }
   static __device__ __forceinline__ T addmin(T a, T b, T c) {
-    return PACK ? __viaddmin_u16x2(a, b, c) : __viaddmin_u32(a, b, c);
+    return PACK ? SR::step_u16x2(a, b, c) : SR::step_u32(a, b, c);
   }
+  static __device__ __forceinline__ T term(T a, T b) { return SR::mul::term_word(a, b); }
   __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
     if (PACK) {
-      uint32_t nv = __vmaxu2(__vminu2(v, t), lo);
+      uint32_t nv = __vmaxu2(SR::add::pick_u16x2(v, t), lo); /* clamped at the class's lo */
       id = __vmaxu2(id, __vminu2(v - nv, 0x00010001u) * tile);
       v = nv;
     } else {
-      t = min(max(t, lo), hi);
-      if (t < v) {
+      t = min(max(t, lo), hi); /* saturated to the class */
+      if (SR::add::better(t, v)) {
         v = t;
         id = tile;
       }

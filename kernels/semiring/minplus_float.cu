@@ -13,9 +13,10 @@ template <class TT> struct mp_float_sums {
   double *tile; /* with the witness: K, or the planes' tiles */
   static __device__ __forceinline__ T identity() { return tr::init(); }
   __device__ __forceinline__ T witness_start() const { return tr::init(); }
-  static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::min(c, a + b); }
+  static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::pick(c, tr::term(a, b)); }
+  static __device__ __forceinline__ T term(T a, T b) { return tr::term(a, b); }
   __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
-    if (tr::less(t, v)) {
+    if (tr::better(t, v)) {
       v = t;
       id = tile;
     }

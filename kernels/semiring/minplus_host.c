@@ -23,12 +23,7 @@ const char *ck_minplus_kernel_name(int id) {
 
 static int is_gpu_kernel(int kernel) { return kernel >= 0 && kernel < CK_MINPLUS_NUM_GPU; }
 
-static ck_status check_class(ck_dtype t) {
-  if ((int)t >= 0 && t < CK_INT64) return CK_OK;
-  return ck_fail(CK_ERR_INVALID,
-                 "min-plus supports double, single and integers up to 32 bits, not %s",
-                 ck_dtype_name(t));
-}
+static ck_status check_class(ck_dtype t) { return ck_semiring_check(CK_SR_MIN_PLUS, t); }
 
 /* ---- host arrays in and out: sliced to fit the device, transfers overlapped with compute ----
  *

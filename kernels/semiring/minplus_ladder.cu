@@ -17,7 +17,7 @@ __global__ void minplus_v0(mp_problem<T> q) {
   W v = tr::init();
   int id = 0;
   for (size_t p = 0; p < q.k; p++)
-    mp_update<T, ARG>(v, id, (W)q.A[i + p * q.m] + (W)q.B[p + j * q.k], (int)p);
+    mp_update<T, ARG>(v, id, tr::term((W)q.A[i + p * q.m], (W)q.B[p + j * q.k]), (int)p);
   q.C[i + j * q.m] = tr::store(v);
   if (ARG) q.K[i + j * q.m] = id + 1;
 }
@@ -34,7 +34,7 @@ __global__ void minplus_v1(mp_problem<T> q) {
   W v = tr::init();
   int id = 0;
   const T *a = q.A + i, *b = q.B + j * q.k;
-  for (size_t p = 0; p < q.k; p++) mp_update<T, ARG>(v, id, (W)a[p * q.m] + (W)b[p], (int)p);
+  for (size_t p = 0; p < q.k; p++) mp_update<T, ARG>(v, id, tr::term((W)a[p * q.m], (W)b[p]), (int)p);
   q.C[i + j * q.m] = tr::store(v);
   if (ARG) q.K[i + j * q.m] = id + 1;
 }
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(MP_RB *MP_RB)
     for (int ib = 0; ib < MP_RB; ib++)
 #pragma unroll
       for (int jb = 0; jb < MP_RB; jb++)
-        mp_update<T, ARG>(v[ib][jb], id[ib][jb], x[ib] + y[jb], (int)p);
+        mp_update<T, ARG>(v[ib][jb], id[ib][jb], tr::term(x[ib], y[jb]), (int)p);
     ap += mm;
     bp += nn;
   }

@@ -25,8 +25,8 @@ template <class T, bool ARG> struct merge_take {
   template <class I> __device__ __forceinline__ void operator()(T &v, I &id, T t, I idt) const {
     typedef mp_traits<T> tr;
     if (!ARG) {
-      v = tr::min(v, t);
-    } else if (tr::less(t, v)) {
+      v = tr::pick(v, t);
+    } else if (tr::better(t, v)) {
       v = t;
       id = idt;
     }
@@ -43,7 +43,7 @@ template <class T> struct mp_part<T, false> {
 };
 
 /* The min-plus Op of warptile_kernel, over a representation S of the sums:
- *   typedef T; identity(); addmin(a, b, c) = min(c, a + b);
+ *   typedef T; identity(); addmin(a, b, c) = pick(c, term(a, b)); term(a, b);
  *   keep(v, id, t, tile): the running minimum v takes the tile minimum t where t wins (as Octave
  *   compares them), and id the tile;
  *   take<ARG>: the functor folding a later slice's (t, idt) into an earlier one's (v, id);
@@ -65,7 +65,7 @@ template <class SUMS, bool ARG> struct mp_op {
     x.id = 0;
   }
   static __device__ __forceinline__ void first(Acc &x, T a, T b) {
-    if (ARG) x.t = a + b;
+    if (ARG) x.t = S::term(a, b);
     else x.v = S::addmin(a, b, x.v);
   }
   static __device__ __forceinline__ void step(Acc &x, T a, T b) {
@@ -223,7 +223,7 @@ __device__ __forceinline__ int search_tile_vec(const T *__restrict__ a, const T 
   int at = -1; /* none: every term NaN */
 #pragma unroll
   for (int p = BK - 1; p >= 0; p--) /* backwards: the last match written is the smallest p */
-    if (tr::sat((W)va[p / E].e[p % E] + (W)vb[p / E].e[p % E]) == c) at = p;
+    if (tr::sat(tr::term((W)va[p / E].e[p % E], (W)vb[p / E].e[p % E])) == c) at = p;
   return at;
 }
 
@@ -246,7 +246,7 @@ __device__ __forceinline__ void witness_at(const T *__restrict__ A, size_t si, s
     if (hit >= 0) at = p0 + hit;
   } else {
     for (size_t p = p0; p < p1; p++)
-      if (tr::sat((W)A[i * si + p * sp] + (W)B[p + j * k]) == c) {
+      if (tr::sat(tr::term((W)A[i * si + p * sp], (W)B[p + j * k])) == c) {
         at = p;
         break;
       }

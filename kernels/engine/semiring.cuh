@@ -1,0 +1,198 @@
+/* Semirings as types: all the arithmetic of a semiring product lives here, and the kernels, the
+ * merges, the witness searches and the shortest-path rounds take it from here instead of spelling
+ * min and +. The models are CUTLASS's functional structs and cuASR's semiring configurations: an
+ * "add" (the reduction over k) and a "multiply" (how a term is made of A(i,k) and B(k,j)),
+ * combined as one type.
+ *
+ *   class facts   sr_class<T>: the wide type W in which a term of two T is exact, the class's
+ *                 bounds, whether it is floating point
+ *   adds          sr_min, sr_max: the reduction (pick), its strict "better" with Octave's NaN
+ *                 rule (a NaN term never wins; anything beats a NaN accumulator), the identity
+ *                 an empty reduction gives, and the word forms on unsigned 32-bit words and on
+ *                 two 16-bit halves (DPX and SIMD intrinsics)
+ *   multiplies    sr_plus: the term, its identity, and how it may run on integer words
+ *                 (SR_WORDS_SHIFT: shift-invariant, a - s and b - s give the term shifted by
+ *                 2s, which is what lets integer classes run on unsigned DPX words; min and max
+ *                 as multiplies will be SR_WORDS_ORDER: any order-preserving map is exact)
+ *   semirings     sr_semiring<ADD, MUL>, with the fused word step of the hardware (DPX
+ *                 VIADDMNMX for min.+) and what makes a path unbounded; sr_min_plus is the
+ *                 first instance
+ *   accumulation  sr_acc<SR, T>: how SR accumulates class T: its start value, pick, saturation
+ *                 to the class (Octave's integer arithmetic saturates), better, store, empty
+ *
+ * Floating-point accumulators start at NaN, not at the add's identity: fminf/fmaxf return the
+ * other operand when one is NaN, so a NaN term is ignored and the result stays NaN only when
+ * every term is NaN, which is exactly Octave's min and max. Integer accumulators start beyond
+ * every term in the wide type and saturate once at the store, exact because saturation is
+ * monotone: min_k sat(t_k) == sat(min_k t_k). */
+#ifndef CK_SEMIRING_CUH
+#define CK_SEMIRING_CUH
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <type_traits>
+
+/* ---- class facts ---- */
+template <class T> struct sr_class;
+template <> struct sr_class<float> {
+  typedef float W;
+  enum { is_float = 1 };
+};
+template <> struct sr_class<double> {
+  typedef double W;
+  enum { is_float = 1 };
+};
+#define SR_INT_CLASS(T, WIDE, LO, HI)                                               \
+  template <> struct sr_class<T> {                                                  \
+    typedef WIDE W;                                                                 \
+    enum { is_float = 0 };                                                          \
+    static __host__ __device__ __forceinline__ T lo() { return LO; }                \
+    static __host__ __device__ __forceinline__ T hi() { return HI; }                \
+  };
+SR_INT_CLASS(int8_t, int, INT8_MIN, INT8_MAX)
+SR_INT_CLASS(uint8_t, int, 0, UINT8_MAX)
+SR_INT_CLASS(int16_t, int, INT16_MIN, INT16_MAX)
+SR_INT_CLASS(uint16_t, int, 0, UINT16_MAX)
+SR_INT_CLASS(int32_t, long long, INT32_MIN, INT32_MAX)
+SR_INT_CLASS(uint32_t, long long, 0, UINT32_MAX)
+#undef SR_INT_CLASS
+
+/* The quiet NaN a floating-point accumulator starts at (the bits the kernels always used). */
+__device__ __forceinline__ float sr_start_nan(float) { return __int_as_float(0x7fffffff); }
+__device__ __forceinline__ double sr_start_nan(double) {
+  return __longlong_as_double(0x7fffffffffffffffLL);
+}
+
+/* ---- adds ---- */
+struct sr_min {
+  /* the reduction; for floats fminf/fmin, which ignore a NaN operand */
+  static __device__ __forceinline__ float pick(float v, float t) { return fminf(v, t); }
+  static __device__ __forceinline__ double pick(double v, double t) { return fmin(v, t); }
+  template <class W> static __device__ __forceinline__ W pick(W v, W t) { return t < v ? t : v; }
+  /* strictly better: t replaces v (ties keep v, the earlier k; NaN never wins) */
+  template <class W> static __host__ __device__ __forceinline__ bool better(W t, W v) {
+    if constexpr (std::is_floating_point<W>::value) return t < v || (v != v && t == t);
+    else return t < v;
+  }
+  /* strictly better where no value is NaN (the shortest-path rounds, which refuse NaN) */
+  template <class W> static __host__ __device__ __forceinline__ bool beats(W t, W v) {
+    return t < v;
+  }
+  /* an empty reduction, and the value of no path */
+  template <class T> static __host__ __device__ __forceinline__ T empty() {
+    if constexpr (sr_class<T>::is_float) return (T)INFINITY;
+    else return sr_class<T>::hi();
+  }
+  /* in the wide type W: beyond every term whose exact value lies in [lo, hi] */
+  template <class W> static __device__ __forceinline__ W beyond(W lo, W hi) { return hi + 1; }
+  /* word forms: unsigned 32-bit words, and two 16-bit halves per word */
+  static __device__ __forceinline__ uint32_t pick_u32(uint32_t v, uint32_t t) {
+    return t < v ? t : v;
+  }
+  static __device__ __forceinline__ uint32_t pick_u16x2(uint32_t v, uint32_t t) {
+    return __vminu2(v, t);
+  }
+  /* each half of the result all ones where t's half is strictly better */
+  static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
+    return __vcmpltu2(t, v);
+  }
+};
+
+struct sr_max {
+  static __device__ __forceinline__ float pick(float v, float t) { return fmaxf(v, t); }
+  static __device__ __forceinline__ double pick(double v, double t) { return fmax(v, t); }
+  template <class W> static __device__ __forceinline__ W pick(W v, W t) { return t > v ? t : v; }
+  template <class W> static __host__ __device__ __forceinline__ bool better(W t, W v) {
+    if constexpr (std::is_floating_point<W>::value) return t > v || (v != v && t == t);
+    else return t > v;
+  }
+  template <class W> static __host__ __device__ __forceinline__ bool beats(W t, W v) {
+    return t > v;
+  }
+  template <class T> static __host__ __device__ __forceinline__ T empty() {
+    if constexpr (sr_class<T>::is_float) return (T)-INFINITY;
+    else return sr_class<T>::lo();
+  }
+  template <class W> static __device__ __forceinline__ W beyond(W lo, W hi) { return lo - 1; }
+  static __device__ __forceinline__ uint32_t pick_u32(uint32_t v, uint32_t t) {
+    return t > v ? t : v;
+  }
+  static __device__ __forceinline__ uint32_t pick_u16x2(uint32_t v, uint32_t t) {
+    return __vmaxu2(v, t);
+  }
+  static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
+    return __vcmpgtu2(t, v);
+  }
+};
+
+/* ---- multiplies ---- */
+enum sr_words {
+  SR_WORDS_NONE = 0, /* no exact form on unsigned words */
+  SR_WORDS_SHIFT,    /* (a - s) op (b - r) == (a op b) - (s + r): operands shift into words */
+  SR_WORDS_ORDER     /* depends on the order of the operands only: any monotone map is exact */
+};
+
+struct sr_plus {
+  enum { words = SR_WORDS_SHIFT };
+  template <class W> static __host__ __device__ __forceinline__ W term(W a, W b) { return a + b; }
+  /* the identity: the empty path's value */
+  template <class T> static __host__ __device__ __forceinline__ T one() { return (T)0; }
+  /* the exact terms of two values of [lo, hi], in the wide type */
+  template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo + lo; }
+  template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi + hi; }
+  /* on words of shifted operands, whole or as two halves: the spreads fit, so no half carries */
+  static __device__ __forceinline__ uint32_t term_word(uint32_t a, uint32_t b) { return a + b; }
+};
+
+/* ---- semirings ---- */
+template <class ADD, class MUL> struct sr_semiring {
+  typedef ADD add;
+  typedef MUL mul;
+};
+
+/* min.+ (tropical): shortest paths. Its fused word steps are Hopper's DPX min-add, one
+ * VIADDMNMX per pair (per two pairs on 16-bit halves); a path is unbounded on a negative cycle. */
+struct sr_min_plus : sr_semiring<sr_min, sr_plus> {
+  /* a closed diagonal entry d (the best cycle through its vertex) that makes paths unbounded */
+  template <class W> static __host__ __device__ __forceinline__ bool unbounded(W d) {
+    return add::beats(d, mul::template one<W>());
+  }
+  static __device__ __forceinline__ uint32_t step_u32(uint32_t a, uint32_t b, uint32_t c) {
+    return __viaddmin_u32(a, b, c);
+  }
+  static __device__ __forceinline__ uint32_t step_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+    return __viaddmin_u16x2(a, b, c);
+  }
+};
+
+/* ---- how a semiring accumulates a class ---- */
+template <class SR, class T> struct sr_acc {
+  typedef sr_class<T> C;
+  typedef typename C::W W;
+  typedef typename SR::add add;
+  typedef typename SR::mul mul;
+  enum { is_float = C::is_float };
+  /* what an accumulator starts at: NaN for floats (see the top), else beyond every term */
+  static __device__ __forceinline__ W init() {
+    if constexpr (is_float) return sr_start_nan(W());
+    else
+      return add::beyond(mul::term_lo((W)C::lo(), (W)C::hi()), mul::term_hi((W)C::lo(), (W)C::hi()));
+  }
+  /* one term, exact in W */
+  static __host__ __device__ __forceinline__ W term(W a, W b) { return mul::term(a, b); }
+  static __device__ __forceinline__ W pick(W v, W t) { return add::pick(v, t); }
+  /* Octave's saturation of an integer term to the class */
+  static __device__ __forceinline__ W sat(W t) {
+    if constexpr (is_float) return t;
+    else return t < (W)C::lo() ? (W)C::lo() : t > (W)C::hi() ? (W)C::hi() : t;
+  }
+  static __device__ __forceinline__ bool better(W t, W v) { return add::better(t, v); }
+  static __device__ __forceinline__ T store(W v) { return (T)sat(v); }
+  static __host__ __device__ __forceinline__ T empty() { return add::template empty<T>(); }
+  static __host__ __device__ __forceinline__ T lowest() { return C::lo(); }
+  /* one pair update of a running v: its pick with the term */
+  static __device__ __forceinline__ W step(W v, T a, T b) { return pick(v, term((W)a, (W)b)); }
+};
+
+#endif
