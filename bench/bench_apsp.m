@@ -36,11 +36,11 @@ function r = bench_apsp (varargin)
   r = struct ("class", {}, "n", {}, "d_ms", {}, "dp_ms", {}, "rate", {}, "share", {});
   ## single and double in their own class here: their random weights are integers, which
   ## gpu_apsp would otherwise run in an integer work type (the "narrowed" rows at the end)
-  old_mode = __cudakernels__ ("minplus_narrow", "off");
+  old_mode = __cudakernels__ ("settings", "minplus_narrow", "off");
   unwind_protect
     r = rows_and_squaring (o, r);
   unwind_protect_cleanup
-    __cudakernels__ ("minplus_narrow", old_mode);
+    __cudakernels__ ("settings", old_mode);
   end_unwind_protect
   if (o.cpu)
     n = o.cpu;
@@ -95,10 +95,10 @@ endfunction
 function narrowed (sizes)
   for c = {"single", "double"}
     for n = sizes
-      old = __cudakernels__ ("minplus_narrow", "off");
+      old = __cudakernels__ ("settings", "minplus_narrow", "off");
       d0 = median (__cudakernels__ ("apsp_time", c{1}, n, 1, 2));
       p0 = median (__cudakernels__ ("apsp_time", c{1}, n, 0, 2, "paths"));
-      __cudakernels__ ("minplus_narrow", old);
+      __cudakernels__ ("settings", old);
       d = median (__cudakernels__ ("apsp_time", c{1}, n, 1, 2));
       path = __cudakernels__ ("apsp_path");
       p = median (__cudakernels__ ("apsp_time", c{1}, n, 0, 2, "paths"));

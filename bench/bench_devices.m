@@ -49,8 +49,8 @@ function bench_devices (varargin)
   printf ("# spread over devices [%s]%s\n", num2str (o.spread),
           merge (numel (unique (o.spread)) < numel (o.spread),
                  " (workers sharing a GPU: the cost of the spread, not its gain)", ""));
-  narrow = __cudakernels__ ("minplus_narrow", "off");   # every class its own rate
-  restore = onCleanup (@() __cudakernels__ ("minplus_narrow", narrow));
+  narrow = __cudakernels__ ("settings", "minplus_narrow", "off");   # every class its own rate
+  restore = onCleanup (@() __cudakernels__ ("settings", narrow));
   for c = o.classes
     t = median (__cudakernels__ ("minplus_time", c{1}, "warptile", 8192, 8192, 8192, 1, 5));
     printf ("# anchor: gpu_minplus %s n = 8192 kernel on device 1: %.2f Tpair/s\n", c{1},

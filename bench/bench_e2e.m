@@ -32,8 +32,8 @@
 
 function r = bench_e2e (n = 8192, reps = 7)
   ## the product in single throughout (integer-valued data would run on the integer paths)
-  old = __cudakernels__ ("minplus_narrow", "off");
-  restore = onCleanup (@() __cudakernels__ ("minplus_narrow", old));
+  old = __cudakernels__ ("settings", "minplus_narrow", "off");
+  restore = onCleanup (@() __cudakernels__ ("settings", old));
   A = single (randi (1000, n) - 1);
   gpu_minplus (A(1:256, 1:256));   # load the gateway, create the context
   r.n = n;

@@ -45,11 +45,11 @@ function results = bench_minplus (varargin)
   endfor
   shapes = [repmat(opt.sizes(:), 1, 3); opt.shapes];
   data = cellstr (opt.data);
-  old_mode = __cudakernels__ ("minplus_narrow", opt.narrow);
+  old_mode = __cudakernels__ ("settings", "minplus_narrow", opt.narrow);
   unwind_protect
     results = run_all (opt, shapes, data);
   unwind_protect_cleanup
-    __cudakernels__ ("minplus_narrow", old_mode);
+    __cudakernels__ ("settings", old_mode);
   end_unwind_protect
   if (! isempty (opt.csv))
     write_csv (opt.csv, results);

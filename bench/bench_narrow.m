@@ -29,8 +29,8 @@ function bench_narrow (varargin)
   bench_minplus (common{:}, "narrow", "off");
   printf ("# narrowing automatic\n");
   bench_minplus (common{:}, "narrow", "auto", "csv", o.csv);
-  old = __cudakernels__ ("minplus_narrow");
-  restore = onCleanup (@() __cudakernels__ ("minplus_narrow", old));
+  old = __cudakernels__ ("settings");
+  restore = onCleanup (@() __cudakernels__ ("settings", old));
   for c = o.classes
     for n = [max(o.sizes) min(o.sizes)]
       mode = "auto";
@@ -39,9 +39,9 @@ function bench_narrow (varargin)
       endif
       [off, on] = deal ([]);
       for r = 1:5
-        __cudakernels__ ("minplus_narrow", "off");
+        __cudakernels__ ("settings", "minplus_narrow", "off");
         off(end+1) = median (__cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5, "fractions"));
-        __cudakernels__ ("minplus_narrow", mode);
+        __cudakernels__ ("settings", "minplus_narrow", mode);
         on(end+1) = median (__cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5, "fractions"));
       endfor
       printf ("# the look on non-integer data, %s n = %d (%s): %.4f ms against %.4f without, %+.2f%% (%.1f us)\n", ...

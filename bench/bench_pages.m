@@ -31,10 +31,8 @@ function bench_pages (varargin)
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
-  old = __cudakernels__ ("pages_mode");
-  restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
-  narrow = __cudakernels__ ("minplus_narrow", "off");   # every class its own rate
-  restore_narrow = onCleanup (@() __cudakernels__ ("minplus_narrow", narrow));
+  old = __cudakernels__ ("settings", "minplus_narrow", "off");   # every class its own rate
+  restore = onCleanup (@() __cudakernels__ ("settings", old));
   anchor = struct ();
   for c = o.classes
     t = median (__cudakernels__ ("minplus_time", c{1}, "warptile", 8192, 8192, 8192, 1, 5));
@@ -48,7 +46,7 @@ function bench_pages (varargin)
   for c = o.classes
     for b = o.batches'
       for mode = {"batched", "loop"}
-        __cudakernels__ ("pages_mode", mode{1});
+        __cudakernels__ ("settings", "pages_mode", mode{1});
         t = median (__cudakernels__ ("pages_time", "minplus", c{1}, "warptile", b(1), b(2), b(3), b(4), 3, 15));
         rate = prod (b) / (t * 1e-3);
         share = 100 * rate / anchor.(c{1});
@@ -61,7 +59,7 @@ function bench_pages (varargin)
   cublas = ! isempty (__cudakernels__ ("cublas"));
   printf ("\n%-22s %5s %5s %5s %6s %10s %9s %9s\n", "matmul single", "m", "k", "n", "pages", "ms", ...
           "TFLOP/s", "/cuBLAS");
-  __cudakernels__ ("pages_mode", "auto");
+  __cudakernels__ ("settings", "pages_mode", "auto");
   for b = o.batches'
     tc = NaN;
     flops = 2 * prod (b);

@@ -15,8 +15,8 @@
 
 function r = bench_squaring (n = 4096, steps = 13)
   ## the product in single throughout (integer-valued data would run on the integer paths)
-  old = __cudakernels__ ("minplus_narrow", "off");
-  restore = onCleanup (@() __cudakernels__ ("minplus_narrow", old));
+  old = __cudakernels__ ("settings", "minplus_narrow", "off");
+  restore = onCleanup (@() __cudakernels__ ("settings", old));
   W = 1 + 9 * rand (n, "single");
   W(rand (n) > 8 / n) = Inf;          # about 8 edges per vertex
   W(1:n+1:end) = 0;

@@ -400,13 +400,13 @@ endfunction
 %!         "double", "off", "double"; "single", "off", "single"}';
 %! for r = runs
 %!   Wc = as_class (W, r{1});
-%!   old = __cudakernels__ ("minplus_narrow", r{2});
+%!   old = __cudakernels__ ("settings", "minplus_narrow", r{2});
 %!   unwind_protect
 %!     [D, P] = gpu_apsp (Wc);
 %!     ran = __cudakernels__ ("apsp_path");
 %!     D1 = gpu_apsp (Wc);
 %!   unwind_protect_cleanup
-%!     __cudakernels__ ("minplus_narrow", old);
+%!     __cudakernels__ ("settings", old);
 %!   end_unwind_protect
 %!   assert ([r{1} " " r{2} ": " ran], [r{1} " " r{2} ": " r{3}]);   # its work type
 %!   assert (D, as_class (Dr, r{1}), 0);
@@ -534,7 +534,7 @@ endfunction
 ## Ctrl-C (through the test hook) and out of memory leave nothing behind
 %!testif ; gpu_available ()
 %! W = graph (2000, "single", 0.5, false);
-%! __cudakernels__ ("test_cancel_after", 2);
+%! __cudakernels__ ("settings", "test_cancel_after", 2);
 %! try
 %!   [D, P] = gpu_apsp (W);
 %!   error ("no error");
@@ -542,7 +542,7 @@ endfunction
 %!   assert (err.identifier, "cudakernels:interrupted");
 %! end_try_catch
 %! assert (released ());
-%! __cudakernels__ ("test_alloc_limit", 2^20);
+%! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
 %!   try
 %!     gpu_apsp (W);
@@ -551,7 +551,7 @@ endfunction
 %!     assert (err.identifier, "cudakernels:outofmemory");
 %!   end_try_catch
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
 %! assert (released ());
 %! assert (gpu_apsp (W(1:300, 1:300)), gpu_apsp (W(1:300, 1:300), "kernel", "cpu"));

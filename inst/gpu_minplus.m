@@ -421,13 +421,13 @@ endfunction
 %! [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
 %! [Ri, RKi] = gpu_minplus (Ai, Bi, "kernel", "cpu");
 %! for limit = [2^22, 2^20]
-%!   __cudakernels__ ("test_alloc_limit", limit);
+%!   __cudakernels__ ("settings", "test_alloc_limit", limit);
 %!   unwind_protect
 %!     C = gpu_minplus (A, B);
 %!     [C2, K] = gpu_minplus (A, B);
 %!     [Ci, Ki] = gpu_minplus (Ai, Bi, "kernel", "regblock");
 %!   unwind_protect_cleanup
-%!     __cudakernels__ ("test_alloc_limit", 0);
+%!     __cudakernels__ ("settings", "test_alloc_limit", 0);
 %!   end_unwind_protect
 %!   assert (C, R, 0); assert (C2, R, 0); assert (K, RK, 0);
 %!   assert (Ci, Ri, 0); assert (Ki, RKi, 0);
@@ -438,7 +438,7 @@ endfunction
 %! ## out of device memory even for the smallest slice: an identified error,
 %! ## nothing leaked, the next call works
 %! A = rand (600, "single");
-%! __cudakernels__ ("test_alloc_limit", 2^10);
+%! __cudakernels__ ("settings", "test_alloc_limit", 2^10);
 %! unwind_protect
 %!   try
 %!     gpu_minplus (A);
@@ -447,7 +447,7 @@ endfunction
 %!     assert (err.identifier, "cudakernels:outofmemory");
 %!   end_try_catch
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
 %! assert (gpu_memory_is_released ());
 %! assert (gpu_minplus (A), ref_minplus (A, A), 0);

@@ -10,6 +10,8 @@
 ## reset, which also clears a sticky error left by a failed kernel.  The
 ## selected GPU (@code{gpu_device}) stays selected.  Existing gpu_array
 ## variables become stale: using one raises @code{cudakernels:stalearray}.
+## The package's settings for tests and benchmarks
+## (@code{__cudakernels__ ("settings")}) return to their defaults.
 ## @seealso{gpu_array, gpu_info, gpu_device}
 ## @end deftypefn
 
@@ -21,3 +23,12 @@ function gpu_reset ()
 endfunction
 
 %!error <called with too many inputs> gpu_reset (1)
+
+## every setting back to its default, whatever it was
+%!test
+%! __cudakernels__ ("settings", "minplus_narrow", "always", "pages_mode", "loop",
+%!                  "spread_copies", true, "test_alloc_limit", 1e6, "test_cancel_after", 3);
+%! gpu_reset ();
+%! assert (__cudakernels__ ("settings"),
+%!         struct ("minplus_narrow", "auto", "pages_mode", "auto", "spread_copies", false,
+%!                 "test_alloc_limit", 0, "test_cancel_after", -1));

@@ -422,7 +422,7 @@ endfunction
 %!testif ; gpu_available ()
 %! ## out of device memory: an identified error, nothing leaked, the next call works
 %! x = rand (1e6, 1);
-%! __cudakernels__ ("test_alloc_limit", 2^20);
+%! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
 %!   try
 %!     gpu_sum (x);
@@ -431,7 +431,7 @@ endfunction
 %!     assert (err.identifier, "cudakernels:outofmemory");
 %!   end_try_catch
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
 %! assert (gpu_memory_is_released ());
 %! check_close (gpu_sum (x), x);

@@ -1,60 +1,8 @@
 /* __cudakernels__: the package's one MEX gateway. It owns the shared state (the CUDA context made
- * by kernels/runtime/ck_device.c, the tracked device allocations) and dispatches commands:
- *
- *   __cudakernels__ ("available")                       -> logical
- *   __cudakernels__ ("info")                            -> 1-by-N struct array, one per device
- *   __cudakernels__ ("device_count")                    -> visible devices (0: none, no error)
- *   __cudakernels__ ("device_select" [, I])             -> selected device (1-based) before;
- *                                                          device I selected
- *   __cudakernels__ ("kernels", OP)                     -> cellstr of kernel names for OP
- *   __cudakernels__ ("minplus", A, B, KERNEL [, DEVICES]) -> C, and K (the argmin) if asked for;
- *                                                          DEVICES (1-based) share the columns of
- *                                                          C, [] or absent: the default
- *   __cudakernels__ ("minplus_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, "arg"]
- *                    [, "fractions" | "wide"] [, CALLS]) -> times in ms (per call, CALLS back to
- *                                                          back between the events)
- *   __cudakernels__ ("minplus_narrow" [, MODE])         -> the narrowing mode before ("auto",
- *                                                          "off", "always"), set to MODE
- *   __cudakernels__ ("minplus_path")                    -> class the last device product ran in
- *   __cudakernels__ ("minplus_ceiling", CLASS)          -> register-only pair updates per second
- *   __cudakernels__ ("sum", X, BEFORE, LEN, AFTER, MODE, KERNEL) -> Y (BEFORE*AFTER-by-1)
- *   __cudakernels__ ("sum_time", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS) -> [times, Y]
- *   __cudakernels__ ("copy_bandwidth", BYTES, REPS)     -> device copy rate, bytes moved per s
- *   __cudakernels__ ("matmul", A, B, KERNEL [, DEVICES]) -> C = A * B
- *   __cudakernels__ ("matmul_time", CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]) -> times
- *   __cudakernels__ ("cublas")                          -> the cuBLAS library loaded, "" if none
- *   __cudakernels__ ("sync")                            -> waits for the device to finish
- *   __cudakernels__ ("array_put", X [, DEVICE])         -> ID of a device copy of X (on DEVICE,
- *                                                          1-based; default the selected one)
- *   __cudakernels__ ("array_get", ID, DIMS)             -> the array, shaped DIMS
- *   __cudakernels__ ("array_free", ID)                  -> (unknown IDs are ignored)
- *   __cudakernels__ ("array_info", ID)                  -> [class name, numel, device (1-based)]
- *   __cudakernels__ ("array_convert", ID, CLASS)        -> ID of a converted copy
- *   __cudakernels__ ("minplus_dev", IDA, IDB, M, K, N, KERNEL [, DEVICES]) -> ID of C (and K)
- *   __cudakernels__ ("matmul_dev", IDA, IDB, M, K, N, KERNEL [, DEVICES])  -> ID of C
- *   __cudakernels__ ("spread_copies" [, TF])            -> (for tests) whether gpu_array operands
- *                                                          are copied to every device of a spread
- *                                                          product or shortest-path call, their
- *                                                          own too; set to TF
- *   __cudakernels__ ("minplus_pages", A, B, KERNEL, M, K, N, IA, IB) -> C (m x n*pages), and K
- *   __cudakernels__ ("matmul_pages", A, B, KERNEL, M, K, N, IA, IB)  -> C (m x n*pages)
- *   __cudakernels__ ("minplus_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB) -> ID of C, of K
- *   __cudakernels__ ("matmul_pages_dev", IDA, IDB, M, K, N, KERNEL, IA, IB)  -> ID of C
- *   __cudakernels__ ("pages_mode" [, MODE])             -> how pages run before ("auto", "loop",
- *                                                          "batched"), set to MODE; and the
- *                                                          batched runs and single pages so far
- *   __cudakernels__ ("pages_time", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS) -> times in ms
- *   __cudakernels__ ("sum_dev", ID, BEFORE, LEN, AFTER, MODE, KERNEL) -> ID of Y
- *   __cudakernels__ ("apsp", W, KERNEL, VERBOSE [, DEVICES]) -> D, and P (int32) if asked for;
- *                                                          DEVICES (1-based) share the rows
- *   __cudakernels__ ("apsp_dev", IDW, N, VERBOSE [, DEVICES]) -> ID of D, and of P if asked for
- *   __cudakernels__ ("apsp_time", CLASS, N, WARMUP, REPS [, "paths"]) -> times in ms
- *   __cudakernels__ ("apsp_path")                       -> work type of the last device call
- *   __cudakernels__ ("path_dev", IDP, N, S, T)          -> [lengths, vertices of the paths]
- *   __cudakernels__ ("test_cancel_after", POLLS)        -> (for tests) a Ctrl-C after POLLS looks
- *   __cudakernels__ ("reset")                           -> frees everything, resets every device
- *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
- *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
+ * by kernels/runtime/ck_device.c, the tracked device allocations, the settings of gw_settings.h)
+ * and dispatches commands through the table below, which describes each one: its usage and how
+ * many arguments and outputs it takes. The dispatcher checks those counts before the command
+ * runs, and __cudakernels__ () or __cudakernels__ ("help") lists the table.
  *
  * Each command starts on the selected device; one that takes gpu_arrays runs on theirs, which
  * must be one device. The .m wrappers in inst/ validate for the user; the checks here keep a
@@ -65,67 +13,138 @@
 
 #include "gateway.h"
 
-static const struct {
+typedef struct {
   const char *name;
   command_fn *fn;
-} commands[] = {
-    {"available", cmd_available},
-    {"info", cmd_info},
-    {"device_count", cmd_device_count},
-    {"device_select", cmd_device_select},
-    {"spread_copies", cmd_spread_copies},
-    {"kernels", cmd_kernels},
-    {"minplus", cmd_minplus},
-    {"minplus_time", cmd_minplus_time},
-    {"minplus_ceiling", cmd_minplus_ceiling},
-    {"minplus_narrow", cmd_minplus_narrow},
-    {"minplus_path", cmd_minplus_path},
-    {"pages_mode", cmd_pages_mode},
-    {"pages_time", cmd_pages_time},
-    {"sum", cmd_sum},
-    {"sum_time", cmd_sum_time},
-    {"copy_bandwidth", cmd_copy_bandwidth},
-    {"matmul", cmd_matmul},
-    {"matmul_time", cmd_matmul_time},
-    {"cublas", cmd_cublas},
-    {"sync", cmd_sync},
-    {"array_put", cmd_array_put},
-    {"array_get", cmd_array_get},
-    {"array_free", cmd_array_free},
-    {"array_info", cmd_array_info},
-    {"array_convert", cmd_array_convert},
-    {"minplus_dev", cmd_minplus_dev},
-    {"matmul_dev", cmd_matmul_dev},
-    {"minplus_pages", cmd_minplus_pages},
-    {"matmul_pages", cmd_matmul_pages},
-    {"minplus_pages_dev", cmd_minplus_pages_dev},
-    {"matmul_pages_dev", cmd_matmul_pages_dev},
-    {"sum_dev", cmd_sum_dev},
-    {"apsp", cmd_apsp},
-    {"apsp_dev", cmd_apsp_dev},
-    {"apsp_time", cmd_apsp_time},
-    {"apsp_path", cmd_apsp_path},
-    {"path_dev", cmd_path_dev},
-    {"test_cancel_after", cmd_test_cancel_after},
-    {"reset", cmd_reset},
-    {"memory", cmd_memory},
-    {"test_alloc_limit", cmd_test_alloc_limit},
+  const char *args;    /* what follows the name in a call: "" for nothing, "[, X]" if optional */
+  const char *returns; /* what it gives back */
+  int min_args, max_args; /* arguments after the name */
+  int max_outputs;
+} command;
+
+static command_fn cmd_help;
+
+/* Devices are numbered from 1 here, as Octave users write them; DEVICES share a product's columns
+ * or a shortest-path call's rows ([] or absent: the default). */
+static const command commands[] = {
+    {"help", cmd_help, "", "the command list: printed, or a struct array", 0, 0, 1},
+    {"available", cmd_available, "", "logical", 0, 0, 1},
+    {"info", cmd_info, "", "a 1-by-N struct array, one per device", 0, 0, 1},
+    {"device_count", cmd_device_count, "", "visible devices (0: none, no error)", 0, 0, 1},
+    {"device_select", cmd_device_select, "[, I]", "the selected device before; selects I", 0, 1,
+     1},
+    {"settings", cmd_settings, "[, NAME, VALUE, ... | , S]",
+     "every setting before, a struct; sets those given (gw_settings.h)", 0, GW_SETTINGS_MAX_ARGS,
+     1},
+    {"kernels", cmd_kernels, "OP", "cellstr of OP's kernel names", 1, 1, 1},
+    {"minplus", cmd_minplus, "A, B, KERNEL [, DEVICES]", "C [, K (the argmin)]", 3, 4, 2},
+    {"minplus_time", cmd_minplus_time,
+     "CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"] [, \"fractions\" | \"wide\"] [, CALLS]",
+     "times in ms per call (CALLS back to back between the events)", 7, 10, 1},
+    {"minplus_ceiling", cmd_minplus_ceiling, "CLASS", "register-only pair updates per second", 1,
+     1, 1},
+    {"minplus_path", cmd_minplus_path, "", "the class the last device product ran in", 0, 0, 1},
+    {"pages_counts", cmd_pages_counts, "", "[batched runs, single pages] of paged products so far",
+     0, 0, 1},
+    {"pages_time", cmd_pages_time, "OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS", "times in ms",
+     9, 9, 1},
+    {"sum", cmd_sum, "X, BEFORE, LEN, AFTER, MODE, KERNEL", "Y (BEFORE*AFTER-by-1)", 6, 6, 1},
+    {"sum_time", cmd_sum_time, "X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS",
+     "times in ms [, Y]", 8, 8, 2},
+    {"copy_bandwidth", cmd_copy_bandwidth, "BYTES, REPS", "device copy rate, bytes moved per s",
+     2, 2, 1},
+    {"matmul", cmd_matmul, "A, B, KERNEL [, DEVICES]", "C = A * B", 3, 4, 1},
+    {"matmul_time", cmd_matmul_time, "CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]",
+     "times in ms per call", 7, 8, 1},
+    {"cublas", cmd_cublas, "", "the cuBLAS library loaded, \"\" if none", 0, 0, 1},
+    {"sync", cmd_sync, "", "nothing; waits for the device to finish", 0, 0, 0},
+    {"array_put", cmd_array_put, "X [, DEVICE]", "ID of a device copy of X", 1, 2, 1},
+    {"array_get", cmd_array_get, "ID, DIMS", "the array, shaped DIMS", 2, 2, 1},
+    {"array_free", cmd_array_free, "ID", "nothing (unknown IDs are ignored)", 1, 1, 0},
+    {"array_info", cmd_array_info, "ID", "class name [, numel [, device]]", 1, 1, 3},
+    {"array_convert", cmd_array_convert, "ID, CLASS", "ID of a converted copy", 2, 2, 1},
+    {"minplus_dev", cmd_minplus_dev, "IDA, IDB, M, K, N, KERNEL [, DEVICES]", "ID of C [, of K]",
+     6, 7, 2},
+    {"matmul_dev", cmd_matmul_dev, "IDA, IDB, M, K, N, KERNEL [, DEVICES]", "ID of C", 6, 7, 1},
+    {"minplus_pages", cmd_minplus_pages, "A, B, KERNEL, M, K, N, IA, IB",
+     "C (m-by-n*pages) [, K]", 8, 8, 2},
+    {"matmul_pages", cmd_matmul_pages, "A, B, KERNEL, M, K, N, IA, IB", "C (m-by-n*pages)", 8, 8,
+     1},
+    {"minplus_pages_dev", cmd_minplus_pages_dev, "IDA, IDB, M, K, N, KERNEL, IA, IB",
+     "ID of C [, of K]", 8, 8, 2},
+    {"matmul_pages_dev", cmd_matmul_pages_dev, "IDA, IDB, M, K, N, KERNEL, IA, IB", "ID of C", 8,
+     8, 1},
+    {"sum_dev", cmd_sum_dev, "ID, BEFORE, LEN, AFTER, MODE, KERNEL", "ID of Y", 6, 6, 1},
+    {"apsp", cmd_apsp, "W, KERNEL, VERBOSE [, DEVICES]", "D [, P (int32)]", 3, 4, 2},
+    {"apsp_dev", cmd_apsp_dev, "IDW, N, VERBOSE [, DEVICES]", "ID of D [, of P]", 3, 4, 2},
+    {"apsp_time", cmd_apsp_time, "CLASS, N, WARMUP, REPS [, \"paths\"]", "times in ms", 4, 5, 1},
+    {"apsp_path", cmd_apsp_path, "", "the work type of the last device call", 0, 0, 1},
+    {"path_dev", cmd_path_dev, "IDP, N, S, T", "lengths, vertices of the paths", 4, 4, 2},
+    {"reset", cmd_reset, "", "nothing; frees everything, resets every device and setting", 0, 0,
+     0},
+    {"memory", cmd_memory, "", "[bytes held, live allocations]", 0, 0, 1},
 };
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+/* One command's usage line, e.g. __cudakernels__ ("kernels", OP) -> cellstr of OP's kernel names */
+static void usage_line(const command *c, char *buf, size_t size) {
+  const char *sep = !*c->args ? "" : c->args[0] == '[' ? " " : ", ";
+  snprintf(buf, size, "__cudakernels__ (\"%s\"%s%s) -> %s", c->name, sep, c->args, c->returns);
+}
+
+/* "help": the table, printed (no output asked for) or as a struct array of name, usage,
+ * min_args, max_args and max_outputs. */
+static void cmd_help(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nrhs, (void)prhs;
+  static const char *fields[] = {"name", "usage", "min_args", "max_args", "max_outputs"};
+  mxArray *s = nlhs > 0 ? mxCreateStructMatrix(COMMAND_COUNT, 1, 5, fields) : NULL;
+  if (!s) mexPrintf("__cudakernels__ commands (arguments after the name, -> what it returns):\n");
+  for (int i = 0; i < COMMAND_COUNT; i++) {
+    const command *c = &commands[i];
+    char line[256];
+    usage_line(c, line, sizeof line);
+    if (!s) {
+      mexPrintf("  %s\n", line);
+      continue;
+    }
+    mxSetField(s, i, "name", mxCreateString(c->name));
+    mxSetField(s, i, "usage", mxCreateString(line));
+    mxSetField(s, i, "min_args", mxCreateDoubleScalar(c->min_args));
+    mxSetField(s, i, "max_args", mxCreateDoubleScalar(c->max_args));
+    mxSetField(s, i, "max_outputs", mxCreateDoubleScalar(c->max_outputs));
+  }
+  if (s) plhs[0] = s;
+}
+
+/* The counts of c's table entry, or the invalid-input error naming the command and its usage. */
+static void check_counts(const command *c, int nlhs, int nrhs) {
+  char what[96] = "";
+  if (nrhs < c->min_args || nrhs > c->max_args)
+    snprintf(what, sizeof what, "%d argument%s after the name", nrhs, nrhs == 1 ? "" : "s");
+  else if (nlhs > (c->max_outputs > 1 ? c->max_outputs : 1)) /* one: "ans", even for nothing */
+    snprintf(what, sizeof what, "%d outputs", nlhs);
+  if (!*what) return;
+  char line[256], msg[400];
+  usage_line(c, line, sizeof line);
+  snprintf(msg, sizeof msg, "\"%s\" called with %s; usage: %s", c->name, what, line);
+  gw_fail_invalid(msg);
+}
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   /* Stay loaded: unloading a library that holds a CUDA context and the statically linked runtime
    * would leave the runtime's exit handlers pointing at unmapped code. */
   if (!mexIsLocked()) mexLock();
-  if (nrhs < 1) gw_fail_invalid("usage: __cudakernels__ (COMMAND, ...)");
-  char name[32];
-  gw_string(prhs[0], name, sizeof name, "COMMAND");
-  ck_call_begin();
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+  char name[32] = "help";
+  if (nrhs > 0) gw_string(prhs[0], name, sizeof name, "COMMAND");
+  for (int i = 0; i < COMMAND_COUNT; i++)
     if (!strcmp(name, commands[i].name)) {
-      commands[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);
+      const int args = nrhs > 0 ? nrhs - 1 : 0;
+      check_counts(&commands[i], nlhs, args);
+      ck_call_begin();
+      commands[i].fn(nlhs, plhs, args, nrhs > 0 ? prhs + 1 : prhs);
       return;
     }
   char msg[96];
-  snprintf(msg, sizeof msg, "unknown command \"%s\"", name);
+  snprintf(msg, sizeof msg, "unknown command \"%s\" (__cudakernels__ (\"help\") lists them)", name);
   gw_fail_invalid(msg);
 }

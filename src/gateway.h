@@ -1,6 +1,7 @@
 /* The MEX gateway's shared pieces: argument checks and error mapping (gw_util.c), and the
  * commands each file defines, which cudakernels.c dispatches by name. Every command takes the
- * arguments after the command name: cmd(nlhs, plhs, nrhs, prhs). */
+ * arguments after the command name: cmd(nlhs, plhs, nrhs, prhs), with nrhs and nlhs already
+ * checked against the counts in cudakernels.c's table. */
 #ifndef CK_GATEWAY_H
 #define CK_GATEWAY_H
 
@@ -8,13 +9,13 @@
 
 #include "mex.h"
 #include "ck.h"
+#include "gw_settings.h"
 
 #define ID_INVALID "cudakernels:invalidinput"
 
 /* ---- gw_util.c: each raises an identified Octave error instead of returning bad input ---- */
 void gw_fail_invalid(const char *msg);
 void gw_check(ck_status s); /* the Octave error of a C-layer status; CK_OK returns */
-void gw_need_args(int nrhs, int want, const char *usage);
 void gw_string(const mxArray *a, char *buf, size_t size, const char *what);
 int gw_mode(const mxArray *a, const char *const names[], int count, const char *usage);
 double gw_scalar(const mxArray *a, const char *what);
@@ -46,23 +47,25 @@ typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
 
 /* gw_device.c */
 command_fn cmd_available, cmd_info, cmd_device_count, cmd_device_select, cmd_kernels, cmd_cublas,
-    cmd_sync, cmd_reset, cmd_memory, cmd_test_alloc_limit, cmd_spread_copies;
+    cmd_sync, cmd_reset, cmd_memory;
 /* gw_device.c: DEVICES as a caller wrote it (1-based; NULL or empty: `fallback`, the call's
- * default), with the tests' "spread_copies" flag */
+ * default), with the setting spread_copies */
 ck_devices gw_devices(const mxArray *a, const ck_devices *fallback);
 /* gw_products.c */
-command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
+command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_path,
     cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
 /* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
 int get_minplus_kernel(const mxArray *a);
 int get_matmul_kernel(const mxArray *a);
 /* gw_pages.c */
 command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev,
-    cmd_pages_mode, cmd_pages_time;
+    cmd_pages_counts, cmd_pages_time;
 /* gw_sum.c */
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */
-command_fn cmd_apsp, cmd_apsp_dev, cmd_apsp_time, cmd_apsp_path, cmd_path_dev, cmd_test_cancel_after;
+command_fn cmd_apsp, cmd_apsp_dev, cmd_apsp_time, cmd_apsp_path, cmd_path_dev;
+/* gw_settings.c */
+command_fn cmd_settings;
 /* gw_arrays.c */
 command_fn cmd_array_put, cmd_array_get, cmd_array_free, cmd_array_info, cmd_array_convert;
 

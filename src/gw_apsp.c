@@ -14,16 +14,15 @@
 
 extern volatile sig_atomic_t octave_signal_caught __attribute__((weak));
 
-/* For the tests: the next call stops as if Ctrl-C came after this many polls (-1: never). */
-static long cancel_after = -1;
-
+/* The setting test_cancel_after counts the polls down: at 0 this one reports a Ctrl-C, once. */
 static int interrupted(void *ctx) {
   (void)ctx;
-  if (cancel_after == 0) {
-    cancel_after = -1;
+  long *polls = &gw_setting.test_cancel_after;
+  if (*polls == 0) {
+    *polls = -1;
     return 1;
   }
-  if (cancel_after > 0) cancel_after--;
+  if (*polls > 0) (*polls)--;
   return &octave_signal_caught != NULL && octave_signal_caught;
 }
 
@@ -60,7 +59,6 @@ static ck_devices get_devices(const mxArray *a, size_t n) {
 
 /* "apsp", W, KERNEL ("gpu" or "cpu"), VERBOSE [, DEVICES] -> D [, P] */
 void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  if (nrhs != 4) gw_need_args(nrhs, 3, "\"apsp\", W, KERNEL, VERBOSE [, DEVICES]");
   ck_dtype t = gw_matrix_dtype(prhs[0], "W");
   check_classes(t);
   size_t n = mxGetM(prhs[0]);
@@ -96,7 +94,6 @@ void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 
 /* "apsp_dev", IDW, N, VERBOSE [, DEVICES] -> IDD [, IDP] */
 void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  if (nrhs != 4) gw_need_args(nrhs, 3, "\"apsp_dev\", IDW, N, VERBOSE [, DEVICES]");
   ck_dtype t;
   size_t numel;
   void *w;
@@ -129,8 +126,6 @@ void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 /* "apsp_time", CLASS, N, WARMUP, REPS [, "paths"] -> times in ms */
 void cmd_apsp_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  if (nrhs != 4 && nrhs != 5)
-    gw_fail_invalid("usage: __cudakernels__ (\"apsp_time\", CLASS, N, WARMUP, REPS [, \"paths\"])");
   int paths = 0;
   if (nrhs == 5) {
     char flag[8];
@@ -150,8 +145,7 @@ void cmd_apsp_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 
 /* "path_dev", IDP, N, S, T -> [LENGTHS, VERTICES]: S and T double vectors of 1-based vertices */
 void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 4, "\"path_dev\", IDP, N, S, T");
+  (void)nrhs;
   ck_dtype t;
   size_t numel;
   void *p;
@@ -185,17 +179,8 @@ void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   }
   gw_check(st);
   plhs[0] = len;
-  plhs[1] = v;
-}
-
-/* "test_cancel_after", POLLS: the next shortest-path call stops as Ctrl-C would, after POLLS
- * looks (-1: off). */
-void cmd_test_cancel_after(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  (void)plhs;
-  gw_need_args(nrhs, 1, "\"test_cancel_after\", POLLS");
-  double v = gw_scalar(prhs[0], "POLLS");
-  cancel_after = v < 0 ? -1 : (long)v;
+  if (nlhs > 1) plhs[1] = v; /* Octave's plhs holds nlhs entries, at least one */
+  else mxDestroyArray(v);
 }
 
 /* "apsp_path": the work type of the last shortest-path call on the device. */

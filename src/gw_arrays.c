@@ -9,7 +9,6 @@
 
 void cmd_array_put(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  if (nrhs != 2) gw_need_args(nrhs, 1, "\"array_put\", X [, DEVICE]");
   ck_dtype t = gw_host_dtype(prhs[0]);
   if (nrhs == 2) /* the array lives there; the call's other work has none */
     gw_check(ck_call_device(gw_device_number(gw_scalar(prhs[1], "DEVICE"))));
@@ -24,8 +23,7 @@ void cmd_array_put(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 }
 
 void cmd_array_get(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 2, "\"array_get\", ID, DIMS");
+  (void)nlhs, (void)nrhs;
   ck_dtype t;
   size_t numel;
   void *p;
@@ -49,13 +47,12 @@ void cmd_array_get(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 }
 
 void cmd_array_free(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)plhs;
-  gw_need_args(nrhs, 1, "\"array_free\", ID");
+  (void)nlhs, (void)plhs, (void)nrhs;
   ck_array_free(gw_id(prhs[0], "ID"));
 }
 
 void cmd_array_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 1, "\"array_info\", ID");
+  (void)nrhs;
   ck_dtype t;
   size_t numel;
   gw_check(ck_array_lookup(gw_id(prhs[0], "ID"), &t, &numel, NULL)); /* its device is current */
@@ -65,8 +62,7 @@ void cmd_array_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) 
 }
 
 void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 2, "\"array_convert\", ID, CLASS");
+  (void)nlhs, (void)nrhs;
   ck_array_id out = 0;
   gw_check(ck_array_convert(gw_id(prhs[0], "ID"), gw_dtype_name(prhs[1]), &out));
   plhs[0] = gw_id_value(out);

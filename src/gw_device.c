@@ -1,5 +1,5 @@
 /* The gateway's device commands: availability, the device's facts, kernel names, sync, reset, and
- * the package's memory accounting. */
+ * the package's memory accounting. The argument counts are checked by cudakernels.c's table. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,8 +7,7 @@
 #include "gateway.h"
 
 void cmd_available(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"available\"");
+  (void)nlhs, (void)nrhs, (void)prhs;
   plhs[0] = mxCreateLogicalScalar(ck_device_available() != 0);
 }
 
@@ -42,8 +41,7 @@ static void device_facts(mxArray *s, mwIndex i, int dev) {
 
 /* "info": every visible device's facts, a 1-by-N struct array in CUDA's order. */
 void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"info\"");
+  (void)nlhs, (void)nrhs, (void)prhs;
   gw_check(ck_device_init());
   static const char *fields[] = {"index", "name", "device", "selected", "compute_capability",
                                  "multiprocessors", "clock_mhz", "l2_bytes", "total_memory",
@@ -57,15 +55,13 @@ void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 
 /* "device_count": the visible devices, 0 without a usable one (never an error). */
 void cmd_device_count(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"device_count\"");
+  (void)nlhs, (void)nrhs, (void)prhs;
   plhs[0] = mxCreateDoubleScalar(ck_device_count());
 }
 
 /* "device_select" [, I]: the selected device (1-based) before; device I selected. */
 void cmd_device_select(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  if (nrhs > 1) gw_need_args(nrhs, 1, "\"device_select\" [, I]");
   gw_check(ck_device_init());
   const int before = ck_device_selected();
   if (nrhs == 1) gw_check(ck_device_select(gw_device_number(gw_scalar(prhs[0], "I"))));
@@ -73,8 +69,7 @@ void cmd_device_select(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 }
 
 void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 1, "\"kernels\", OP");
+  (void)nlhs, (void)nrhs;
   char op[32];
   gw_string(prhs[0], op, sizeof op, "OP");
   const char *(*name_of)(int) = NULL;
@@ -94,50 +89,29 @@ void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 }
 
 void cmd_cublas(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"cublas\"");
+  (void)nlhs, (void)nrhs, (void)prhs;
   plhs[0] = mxCreateString(ck_cublas_available() ? ck_cublas_library() : "");
 }
 
 void cmd_sync(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)plhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"sync\"");
+  (void)nlhs, (void)plhs, (void)nrhs, (void)prhs;
   gw_check(ck_device_sync());
 }
 
+/* "reset": every setting back to its default (first, so that a failed device reset still does
+ * that), then every device array freed and every device used reset. */
 void cmd_reset(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)plhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"reset\"");
+  (void)nlhs, (void)plhs, (void)nrhs, (void)prhs;
+  gw_settings_reset();
   gw_check(ck_reset());
 }
 
 void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)prhs;
-  gw_need_args(nrhs, 0, "\"memory\"");
+  (void)nlhs, (void)nrhs, (void)prhs;
   mxArray *r = mxCreateDoubleMatrix(1, 2, mxREAL);
   mxGetPr(r)[0] = (double)ck_dev_bytes_in_use();
   mxGetPr(r)[1] = (double)ck_dev_live_allocations();
   plhs[0] = r;
-}
-
-void cmd_test_alloc_limit(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)plhs;
-  gw_need_args(nrhs, 1, "\"test_alloc_limit\", BYTES");
-  ck_dev_set_limit(gw_size(prhs[0], "BYTES"));
-}
-
-/* Set by "spread_copies" (tests): the device operands of work spread over devices (products,
- * shortest paths) are copied to every device, their own too. */
-static int copy_always = 0;
-
-void cmd_spread_copies(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  if (nrhs > 1) gw_need_args(nrhs, 1, "\"spread_copies\" [, TF]");
-  plhs[0] = mxCreateLogicalScalar(copy_always != 0);
-  if (nrhs == 1) {
-    if (!mxIsLogicalScalar(prhs[0])) (void)gw_scalar(prhs[0], "TF");
-    copy_always = mxIsLogicalScalar(prhs[0]) ? mxIsLogicalScalarTrue(prhs[0]) : mxGetScalar(prhs[0]) != 0;
-  }
 }
 
 ck_devices gw_devices(const mxArray *a, const ck_devices *fallback) {
@@ -150,6 +124,6 @@ ck_devices gw_devices(const mxArray *a, const ck_devices *fallback) {
     d.count = (int)count;
     for (size_t i = 0; i < count; i++) d.devices[i] = gw_device_number(mxGetPr(a)[i]);
   }
-  d.copy_always = copy_always;
+  d.copy_always = gw_setting.spread_copies;
   return d;
 }

@@ -136,30 +136,29 @@ static void device_pages(const gw_paged_op *op, int nlhs, mxArray *plhs[], const
 }
 
 void cmd_minplus_pages(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 8, "\"minplus_pages\", A, B, KERNEL, M, K, N, IA, IB");
+  (void)nrhs;
   host_pages(&minplus_op, nlhs, plhs, prhs);
 }
 
 void cmd_matmul_pages(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 8, "\"matmul_pages\", A, B, KERNEL, M, K, N, IA, IB");
+  (void)nrhs;
   host_pages(&matmul_op, nlhs, plhs, prhs);
 }
 
 void cmd_minplus_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 8, "\"minplus_pages_dev\", IDA, IDB, M, K, N, KERNEL, IA, IB");
+  (void)nrhs;
   device_pages(&minplus_op, nlhs, plhs, prhs);
 }
 
 void cmd_matmul_pages_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  gw_need_args(nrhs, 8, "\"matmul_pages_dev\", IDA, IDB, M, K, N, KERNEL, IA, IB");
+  (void)nrhs;
   device_pages(&matmul_op, nlhs, plhs, prhs);
 }
 
 /* "pages_time", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS: times (ms) of OP ("minplus" or
  * "matmul") over P pages of random device operands, each page its own (no witness). */
 void cmd_pages_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 9, "\"pages_time\", OP, CLASS, KERNEL, M, K, N, P, WARMUP, REPS");
+  (void)nlhs, (void)nrhs;
   static const char *const ops[] = {"minplus", "matmul"};
   const gw_paged_op *op = gw_mode(prhs[0], ops, 2, "OP is \"minplus\" or \"matmul\"") == 0
                               ? &minplus_op : &matmul_op;
@@ -175,21 +174,13 @@ void cmd_pages_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) 
   plhs[0] = times;
 }
 
-/* "pages_mode" [, MODE]: how paged products run ("auto": one launch per run of pages where it
- * gains; "loop": page by page; "batched": one launch wherever the kernel can), returned as it was
- * before; with a second output, the count of batched runs and of pages run one by one so far. */
-void cmd_pages_mode(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  static const char *const names[] = {"auto", "loop", "batched"};
-  const int mode =
-      nrhs > 0 ? gw_mode(prhs[0], names, 3, "the pages mode is \"auto\", \"loop\" or \"batched\"")
-               : -1;
-  const int old = ck_pages_set_mode(mode);
-  plhs[0] = mxCreateString(names[old]);
-  if (nlhs > 1) {
-    size_t runs, pages;
-    ck_pages_counts(&runs, &pages);
-    plhs[1] = mxCreateDoubleMatrix(1, 2, mxREAL);
-    mxGetPr(plhs[1])[0] = (double)runs;
-    mxGetPr(plhs[1])[1] = (double)pages;
-  }
+/* "pages_counts": [batched runs, pages run one by one] of the paged products so far (how they
+ * run is the setting pages_mode). */
+void cmd_pages_counts(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs, (void)nrhs, (void)prhs;
+  size_t runs, pages;
+  ck_pages_counts(&runs, &pages);
+  plhs[0] = mxCreateDoubleMatrix(1, 2, mxREAL);
+  mxGetPr(plhs[0])[0] = (double)runs;
+  mxGetPr(plhs[0])[1] = (double)pages;
 }

@@ -68,8 +68,6 @@ static ck_status run_device_call(void *ctx, void *C, double *K) {
 
 /* "minplus" / "matmul", A, B, KERNEL [, DEVICES] */
 static void host_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int minplus) {
-  if (nrhs != 4) gw_need_args(nrhs, 3, minplus ? "\"minplus\", A, B, KERNEL [, DEVICES]"
-                                               : "\"matmul\", A, B, KERNEL [, DEVICES]");
   ck_dtype t = minplus ? gw_matrix_dtype(prhs[0], "A") : gw_float_matrix_dtype(prhs[0], "A");
   if ((minplus ? gw_matrix_dtype(prhs[1], "B") : gw_float_matrix_dtype(prhs[1], "B")) != t)
     gw_fail_invalid("A and B must be of the same class");
@@ -95,9 +93,6 @@ static ck_product timed_shape(const mxArray *prhs[], int kernel) {
 
 void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  static const char usage[] =
-      "\"minplus_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, \"arg\"] [, \"fractions\" | \"wide\"] [, CALLS]";
-  if (nrhs < 7 || nrhs > 10) gw_need_args(nrhs, 7, usage);
   int with_arg = 0, data = CK_DATA_INTS, calls = 1;
   for (int i = 7; i < nrhs; i++) {
     char flag[16];
@@ -122,18 +117,6 @@ void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   plhs[0] = times;
 }
 
-/* "minplus_narrow" [, MODE]: the mode of integer-valued single and double operands ("auto", "off",
- * "always"), set where MODE is given; returns the mode before. */
-void cmd_minplus_narrow(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  static const char *const modes[] = {"auto", "off", "always"};
-  const int mode =
-      nrhs > 0 ? gw_mode(prhs[0], modes, 3, "the narrowing mode is \"auto\", \"off\" or \"always\"")
-               : -1;
-  const int old = ck_minplus_set_narrow(mode);
-  plhs[0] = mxCreateString(modes[old]);
-}
-
 /* "minplus_path": the class the last min-plus product on the device ran in. */
 void cmd_minplus_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
@@ -143,8 +126,7 @@ void cmd_minplus_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
 }
 
 void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 1, "\"minplus_ceiling\", CLASS");
+  (void)nlhs, (void)nrhs;
   double rate = 0;
   gw_check(ck_minplus_ceiling(gw_dtype_name(prhs[0]), &rate));
   plhs[0] = mxCreateDoubleScalar(rate);
@@ -156,8 +138,6 @@ void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 
 void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  static const char usage[] = "\"matmul_time\", CLASS, KERNEL, M, K, N, WARMUP, REPS [, CALLS]";
-  if (nrhs != 8) gw_need_args(nrhs, 7, usage);
   ck_product p = timed_shape(prhs, get_matmul_kernel(prhs[1]));
   ck_timing tm;
   mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
@@ -188,7 +168,6 @@ static void device_product(mxArray *plhs[], int nrhs, const mxArray *prhs[], int
 }
 
 void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  if (nrhs != 7) gw_need_args(nrhs, 6, "\"minplus_dev\", IDA, IDB, M, K, N, KERNEL [, DEVICES]");
   int kernel = get_minplus_kernel(prhs[5]);
   if (kernel == CK_MINPLUS_CPU) gw_fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
   device_product(plhs, nrhs, prhs, kernel, ck_minplus_device, nlhs > 1);
@@ -196,6 +175,5 @@ void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
 void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs;
-  if (nrhs != 7) gw_need_args(nrhs, 6, "\"matmul_dev\", IDA, IDB, M, K, N, KERNEL [, DEVICES]");
   device_product(plhs, nrhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, 0);
 }

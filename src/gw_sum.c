@@ -42,8 +42,7 @@ static mxArray *sum_output(const ck_sum_args *a) {
 }
 
 void cmd_sum(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 6, "\"sum\", X, BEFORE, LEN, AFTER, MODE, KERNEL");
+  (void)nlhs, (void)nrhs;
   ck_sum_args a = get_sum_args(prhs, gw_host_dtype(prhs[0]), mxGetNumberOfElements(prhs[0]));
   mxArray *y = sum_output(&a);
   a.x = mxGetData(prhs[0]);
@@ -55,8 +54,7 @@ void cmd_sum(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 }
 
 void cmd_sum_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 8, "\"sum_time\", X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS");
+  (void)nrhs;
   ck_sum_args a = get_sum_args(prhs, gw_host_dtype(prhs[0]), mxGetNumberOfElements(prhs[0]));
   ck_timing tm;
   mxArray *times = gw_timing(prhs[6], prhs[7], &tm);
@@ -70,20 +68,19 @@ void cmd_sum_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   }
   gw_check(s);
   plhs[0] = times;
-  plhs[1] = y;
+  if (nlhs > 1) plhs[1] = y; /* Octave's plhs holds nlhs entries, at least one */
+  else mxDestroyArray(y);
 }
 
 void cmd_copy_bandwidth(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 2, "\"copy_bandwidth\", BYTES, REPS");
+  (void)nlhs, (void)nrhs;
   double rate = 0;
   gw_check(ck_copy_bandwidth(gw_size(prhs[0], "BYTES"), (int)gw_size(prhs[1], "REPS"), &rate));
   plhs[0] = mxCreateDoubleScalar(rate);
 }
 
 void cmd_sum_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  gw_need_args(nrhs, 6, "\"sum_dev\", ID, BEFORE, LEN, AFTER, MODE, KERNEL");
+  (void)nlhs, (void)nrhs;
   ck_dtype t;
   size_t numel;
   void *px, *py;

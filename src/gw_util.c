@@ -108,14 +108,6 @@ ck_dtype gw_float_matrix_dtype(const mxArray *a, const char *what) {
   return mxIsSingle(a) ? CK_SINGLE : CK_DOUBLE;
 }
 
-void gw_need_args(int nrhs, int want, const char *usage) {
-  if (nrhs != want) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "usage: __cudakernels__ (%s)", usage);
-    gw_fail_invalid(msg);
-  }
-}
-
 /* A real, full, 2-D matrix of any class the package knows; min-plus checks its own classes. */
 ck_dtype gw_matrix_dtype(const mxArray *a, const char *what) {
   int t = gw_dtype_of(a);

@@ -48,13 +48,13 @@ function sanitize_apsp ()
   clear G DG PG;
   expect_error (@() gpu_apsp ([0 1; -3 0]), "cudakernels:negativecycle");
   expect_error (@() gpu_apsp ([0 NaN; 1 0]), "cudakernels:invalidinput");
-  __cudakernels__ ("test_cancel_after", 0);
+  __cudakernels__ ("settings", "test_cancel_after", 0);
   expect_error (@() gpu_apsp (single (randi (9, 700))), "cudakernels:interrupted");
-  __cudakernels__ ("test_alloc_limit", 2^20);
+  __cudakernels__ ("settings", "test_alloc_limit", 2^20);
   unwind_protect
     expect_error (@() gpu_apsp (single (randi (9, 700))), "cudakernels:outofmemory");
   unwind_protect_cleanup
-    __cudakernels__ ("test_alloc_limit", 0);
+    __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
   __cudakernels__ ("apsp_time", "single", 300, 0, 1, "paths");
   if (! isequal (__cudakernels__ ("memory"), [0, 0]))
@@ -77,9 +77,9 @@ function shares ()
       error ("sanitize_apsp: %s on three shares differs from one", cls{1});
     endif
   endfor
-  old = __cudakernels__ ("spread_copies", true);
+  old = __cudakernels__ ("settings", "spread_copies", true);
   [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
-  __cudakernels__ ("spread_copies", old);
+  __cudakernels__ ("settings", old);
   if (! isequal (gather (D), Dr) || ! isequal (gather (P), Pr))
     error ("sanitize_apsp: a gpu_array's copied rows give another result");
   endif

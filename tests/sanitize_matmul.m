@@ -28,7 +28,7 @@ function sanitize_matmul ()
     endfor
   endfor
   ## pages in one launch (warptile, cuBLAS strided batched), broadcast, and page by page
-  old = __cudakernels__ ("pages_mode", "batched");
+  old = __cudakernels__ ("settings", "pages_mode", "batched");
   unwind_protect
     for k = {"warptile", "cublas"}
       A = single (randn (65, 17, 3)); B = single (randn (17, 30));
@@ -42,7 +42,7 @@ function sanitize_matmul ()
       __cudakernels__ ("pages_time", "matmul", "single", k{1}, 65, 17, 30, 3, 1, 1);
     endfor
   unwind_protect_cleanup
-    __cudakernels__ ("pages_mode", old);
+    __cudakernels__ ("settings", old);
   end_unwind_protect
   ## device-resident arrays: staging in and out, chained products, conversion, free
   A = rand (300, 200); B = rand (200, 100, "single");

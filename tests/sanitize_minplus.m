@@ -91,29 +91,28 @@ function sanitize_minplus ()
   paged ();
   A = single (round (5 * randn (150, 700))); B = single (round (5 * randn (700, 90)));
   [RC, RK] = gpu_minplus (A, B, "kernel", "cpu");
-  __cudakernels__ ("test_alloc_limit", 2^20);
+  __cudakernels__ ("settings", "test_alloc_limit", 2^20);
   unwind_protect
     [C, K] = gpu_minplus (A, B);
   unwind_protect_cleanup
-    __cudakernels__ ("test_alloc_limit", 0);
+    __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
   if (! isequal (C, RC) || ! isequal (K, RK))
     error ("sanitize_minplus: the sliced product differs from the CPU reference");
   endif
   ## the same with the look forced: narrowed in slices, or the float path where the integer
   ## copies find no room
-  old = __cudakernels__ ("minplus_narrow", "always");
-  __cudakernels__ ("test_alloc_limit", 2^20);
+  old = __cudakernels__ ("settings", "minplus_narrow", "always");
+  __cudakernels__ ("settings", "test_alloc_limit", 2^20);
   unwind_protect
     [C, K] = gpu_minplus (A, B);
   unwind_protect_cleanup
-    __cudakernels__ ("test_alloc_limit", 0);
-    __cudakernels__ ("minplus_narrow", old);
+    __cudakernels__ ("settings", old);
   end_unwind_protect
   if (! isequal (C, RC) || ! isequal (K, RK))
     error ("sanitize_minplus: the sliced product, narrowed, differs from the CPU reference");
   endif
-  __cudakernels__ ("test_alloc_limit", 50000);
+  __cudakernels__ ("settings", "test_alloc_limit", 50000);
   unwind_protect
     try
       gpu_minplus (ones (100, "single"));
@@ -122,7 +121,7 @@ function sanitize_minplus ()
       assert (err.identifier, "cudakernels:outofmemory");
     end_try_catch
   unwind_protect_cleanup
-    __cudakernels__ ("test_alloc_limit", 0);
+    __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
   assert (__cudakernels__ ("memory"), [0 0]);
   printf ("sanitize_minplus: OK\n");
@@ -132,7 +131,7 @@ endfunction
 ## they are; with the witness; broadcast; the 32-bit words and v2 fallbacks) and
 ## page by page, against the CPU kernel.
 function paged ()
-  old = __cudakernels__ ("pages_mode", "batched");
+  old = __cudakernels__ ("settings", "pages_mode", "batched");
   unwind_protect
     for cls = {"single", "double", "int16", "uint8", "int32"}
       for s = [3 17 65 4; 64 64 64 3; 1 64 129 2]'
@@ -140,7 +139,7 @@ function paged ()
         B = cast (randi ([0 99], s(2), s(3), s(4)), cls{1});
         B(1, :, end) = intmax_of (cls{1});
         for mode = {"batched", "loop"}
-          __cudakernels__ ("pages_mode", mode{1});
+          __cudakernels__ ("settings", "pages_mode", mode{1});
           [C, K] = gpu_minplus (A, B);
           [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
           if (! isequal (C, R) || ! isequal (K, RK) || ! isequal (gpu_minplus (A, B), R) ||
@@ -151,7 +150,7 @@ function paged ()
         __cudakernels__ ("pages_time", "minplus", cls{1}, "warptile", s(1), s(2), s(3), s(4), 1, 1);
       endfor
     endfor
-    __cudakernels__ ("pages_mode", "batched");
+    __cudakernels__ ("settings", "pages_mode", "batched");
     A = int16 (randi ([-30000 30000], 9, 33, 3)); B = int16 (randi ([-30000 30000], 33, 9, 3));
     if (! isequal (gpu_minplus (A, B), gpu_minplus (A, B, "kernel", "cpu")))
       error ("sanitize_minplus: paged int16 on 32-bit words differs from the CPU");
@@ -161,7 +160,7 @@ function paged ()
       error ("sanitize_minplus: paged int32 on v2 differs from the CPU");
     endif
   unwind_protect_cleanup
-    __cudakernels__ ("pages_mode", old);
+    __cudakernels__ ("settings", old);
   end_unwind_protect
 endfunction
 
@@ -176,7 +175,7 @@ endfunction
 ## Integer-valued single and double on the integer paths (16-bit and 32-bit, the look forced),
 ## with an Inf row, and a fraction that sends the call back to the float path.
 function narrowed ()
-  old = __cudakernels__ ("minplus_narrow", "always");
+  old = __cudakernels__ ("settings", "minplus_narrow", "always");
   unwind_protect
     for cls = {"single", "double"}
       for top = [1000 2^20]
@@ -194,6 +193,6 @@ function narrowed ()
       endfor
     endfor
   unwind_protect_cleanup
-    __cudakernels__ ("minplus_narrow", old);
+    __cudakernels__ ("settings", old);
   end_unwind_protect
 endfunction

@@ -14,10 +14,10 @@
 ## @end deftypefn
 
 function sanitize_spread ()
-  old = __cudakernels__ ("spread_copies");
+  old = __cudakernels__ ("settings");
   unwind_protect
     for copies = [false true]
-      __cudakernels__ ("spread_copies", copies);
+      __cudakernels__ ("settings", "spread_copies", copies);
       for cls = {"single", "int16", "double"}
         A = cast (randi ([0 99], 70, 33), cls{1});
         B = cast (randi ([0 99], 33, 300), cls{1});
@@ -39,7 +39,7 @@ function sanitize_spread ()
       endfor
     endfor
   unwind_protect_cleanup
-    __cudakernels__ ("spread_copies", old);
+    __cudakernels__ ("settings", old);
   end_unwind_protect
   clear G GK
   assert (__cudakernels__ ("memory"), [0 0]);

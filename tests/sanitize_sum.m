@@ -35,7 +35,7 @@ function sanitize_sum ()
     expect (gpu_sum (x, 2, "native"), gpu_sum (x, 2, "native", "kernel", "cpu"), "native", cls{1});
   endfor
   __cudakernels__ ("copy_bandwidth", 2^20, 3);
-  __cudakernels__ ("test_alloc_limit", 5000);
+  __cudakernels__ ("settings", "test_alloc_limit", 5000);
   unwind_protect
     try
       gpu_sum (ones (1000, 3));
@@ -44,7 +44,7 @@ function sanitize_sum ()
       assert (err.identifier, "cudakernels:outofmemory");
     end_try_catch
   unwind_protect_cleanup
-    __cudakernels__ ("test_alloc_limit", 0);
+    __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
   assert (__cudakernels__ ("memory"), [0 0]);
   printf ("sanitize_sum: OK\n");

@@ -7,7 +7,7 @@
 ## phase and the others copy its strip.  On one GPU this runs as two or three
 ## shares on that GPU ("devices", [1 1]): the split, the strip copies, the
 ## events between the shares' streams, every device's survey, the error paths
-## and, with __cudakernels__ ("spread_copies", true), the copies of a
+## and, with __cudakernels__ ("settings", "spread_copies", true), the copies of a
 ## gpu_array's rows are exercised; only the gain needs two GPUs.  D and P must
 ## equal the one-device results bit for bit, in every class.  Run by
 ## tests/run_tests.m.
@@ -96,7 +96,7 @@
 
 ## a gpu_array's rows copied to every share, its own device too
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("spread_copies", true);
+%! old = __cudakernels__ ("settings", "spread_copies", true);
 %! unwind_protect
 %!   W = graph (600, "single", 0.05, false);
 %!   [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
@@ -105,7 +105,7 @@
 %!   assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", [1 1 1])), RD));
 %!   clear D P
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("spread_copies", old);
+%!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert (released ());
 
@@ -127,14 +127,14 @@
 ## Ctrl-C between rounds, and out of memory on a share: everything freed
 %!testif ; gpu_available ()
 %! W = graph (1300, "single", 0.05, false);
-%! __cudakernels__ ("test_cancel_after", 1);
+%! __cudakernels__ ("settings", "test_cancel_after", 1);
 %! assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:interrupted");
 %! assert (released ());
-%! __cudakernels__ ("test_alloc_limit", 12e6);
+%! __cudakernels__ ("settings", "test_alloc_limit", 12e6);
 %! unwind_protect
 %!   assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:outofmemory");
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
 %! assert (released ());
 %! assert (isequal (gpu_apsp (W, "devices", [1 1]), gpu_apsp (W)));   # still works

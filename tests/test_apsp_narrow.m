@@ -13,12 +13,12 @@
 %!  [D, P] = gpu_apsp (W);
 %!  ran = __cudakernels__ ("apsp_path");
 %!  D1 = gpu_apsp (W);
-%!  old = __cudakernels__ ("minplus_narrow", "off");
+%!  old = __cudakernels__ ("settings", "minplus_narrow", "off");
 %!  unwind_protect
 %!    [Df, Pf] = gpu_apsp (W);
 %!    fpath = __cudakernels__ ("apsp_path");
 %!  unwind_protect_cleanup
-%!    __cudakernels__ ("minplus_narrow", old);
+%!    __cudakernels__ ("settings", old);
 %!  end_unwind_protect
 %!  if (dev)
 %!    [D, P, D1, Df, Pf] = deal (gather (D), gather (P), gather (D1), gather (Df), gather (Pf));

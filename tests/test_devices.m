@@ -6,7 +6,7 @@
 ## the one-device code on its panel.  On one GPU the spread runs as two or
 ## three workers on that GPU ("devices", [1 1]): every panel, the threads, the
 ## lanes (each worker's own staging buffers), the error path and, with
-## __cudakernels__ ("spread_copies", true), the copies a worker on another
+## __cudakernels__ ("settings", "spread_copies", true), the copies a worker on another
 ## device makes of gpu_array operands are exercised; only the gain needs two
 ## GPUs.  Min-plus must equal the one-device result exactly (C, K, NaN
 ## pattern) in every class; matmul within rounding.  Run by tests/run_tests.m.
@@ -69,14 +69,14 @@
 
 ## integer-valued single and double data on the integer paths, per panel
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("minplus_narrow", "always");
+%! old = __cudakernels__ ("settings", "minplus_narrow", "always");
 %! unwind_protect
 %!   A = randi ([0 3000], 500, 300); B = randi ([0 3000], 300, 600);
 %!   B(:, 400:end) += 0.5;                    # the second panel cannot narrow
 %!   check_spread (@gpu_minplus, A, B, [1 1]);
 %!   check_spread (@gpu_minplus, single (A), single (B), [1 1]);
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("minplus_narrow", old);
+%!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 
 ## large enough for several pipelined panels per worker (32 MiB each)
@@ -97,14 +97,14 @@
 
 ## gpu_array operands copied to each worker's device, as on another GPU
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("spread_copies", true);
+%! old = __cudakernels__ ("settings", "spread_copies", true);
 %! unwind_protect
 %!   check_spread (@gpu_minplus, ints (65, 70, "int16"), ints (70, 300, "int16"), [1 1]);
 %!   check_spread (@gpu_minplus, messy (130, 40), messy (40, 400), [1 1]);
 %!   check_spread (@gpu_minplus, messy (130, 40), messy (40, 400), 1);
 %!   check_spread (@gpu_matmul, randn (100, 50), randn (50, 300), [1 1], "kernel", "cublas");
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("spread_copies", old);
+%!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert (released ());
 
@@ -118,9 +118,9 @@
 %!testif ; gpu_available ()
 %! A = ints (2000, 300, "single"); B = ints (300, 2000, "single");
 %! G = gpu_array (A(1:100, 1:10)); H = gpu_array (B(1:10, :));
-%! old = __cudakernels__ ("spread_copies", true);
+%! old = __cudakernels__ ("settings", "spread_copies", true);
 %! unwind_protect
-%!   __cudakernels__ ("test_alloc_limit", 1e4);    # no worker can start
+%!   __cudakernels__ ("settings", "test_alloc_limit", 1e4);    # no worker can start
 %!   try
 %!     gpu_minplus (A, B, "devices", [1 1]);
 %!     error ("test:noerror", "no out-of-memory error");
@@ -129,7 +129,7 @@
 %!     assert (! isempty (strfind (err.message, "on device 1")));
 %!   end_try_catch
 %!   ## C (800 kB) fits, the workers' copies (444 kB each) do not
-%!   __cudakernels__ ("test_alloc_limit", 1e6);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 1e6);
 %!   try
 %!     gpu_minplus (G, H, "devices", [1 1]);
 %!     error ("test:noerror", "no out-of-memory error");
@@ -137,15 +137,14 @@
 %!     assert (err.identifier, "cudakernels:outofmemory");
 %!   end_try_catch
 %!   ## room for one worker at a time, or for both: an answer or the error
-%!   __cudakernels__ ("test_alloc_limit", 9e6);
+%!   __cudakernels__ ("settings", "test_alloc_limit", 9e6);
 %!   try
 %!     assert (gpu_minplus (A, B, "devices", [1 1]), gpu_minplus (A, B, "kernel", "cpu"));
 %!   catch err
 %!     assert (err.identifier, "cudakernels:outofmemory");
 %!   end_try_catch
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("test_alloc_limit", 0);
-%!   __cudakernels__ ("spread_copies", old);
+%!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! clear G H
 %! assert (released ());

@@ -25,17 +25,17 @@
 
 %!function check_narrowing (A, B, path)
 %!  ## C and [C, K] with the look forced, against the float path, and the path that ran
-%!  old = __cudakernels__ ("minplus_narrow", "off");
+%!  old = __cudakernels__ ("settings", "minplus_narrow", "off");
 %!  unwind_protect
 %!    Rc = gpu_minplus (A, B);
 %!    [R, RK] = gpu_minplus (A, B);
 %!    float_path = __cudakernels__ ("minplus_path");
-%!    __cudakernels__ ("minplus_narrow", "always");
+%!    __cudakernels__ ("settings", "minplus_narrow", "always");
 %!    C = gpu_minplus (A, B);
 %!    ran = __cudakernels__ ("minplus_path");
 %!    [CK, K] = gpu_minplus (A, B);
 %!  unwind_protect_cleanup
-%!    __cudakernels__ ("minplus_narrow", old);
+%!    __cudakernels__ ("settings", old);
 %!  end_unwind_protect
 %!  what = sprintf ("%s %dx%dx%d", class (A), rows (A), columns (A), columns (B));
 %!  assert (float_path, class (R));
@@ -47,8 +47,8 @@
 
 %!test
 %! ## the mode: "auto" unless set; a bad one is refused
-%! assert (__cudakernels__ ("minplus_narrow"), "auto");
-%!error <narrowing mode> __cudakernels__ ("minplus_narrow", "sometimes")
+%! assert (__cudakernels__ ("settings").minplus_narrow, "auto");
+%!error <narrowing mode> __cudakernels__ ("settings", "minplus_narrow", "sometimes")
 
 %!testif ; gpu_available ()
 %! for cls = {"double", "single"}
@@ -99,12 +99,12 @@
 %! A = randi ([0 100], 50, 40); B = randi ([0 100], 40, 30); B(3, :) = Inf;
 %! [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
 %! GA = gpu_array (single (A)); GB = gpu_array (single (B));
-%! old = __cudakernels__ ("minplus_narrow", "always");
+%! old = __cudakernels__ ("settings", "minplus_narrow", "always");
 %! unwind_protect
 %!   [C, K] = gpu_minplus (GA, GB);
 %!   ran = __cudakernels__ ("minplus_path");
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("minplus_narrow", old);
+%!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert (ran, "int16");
 %! assert (gather (C), single (R)); assert (gather (K), RK);

@@ -7,7 +7,7 @@
 ## of the pages it takes, exactly: C, K and NaN patterns; ragged sizes, p = 1,
 ## p = 0, broadcast on either side, integer classes, the one-operand form,
 ## host arrays and gpu_arrays, and the errors.  Pages run in one launch per
-## run of pages ("batched", counted by __cudakernels__ ("pages_mode")) and
+## run of pages ("batched", counted by __cudakernels__ ("pages_counts")) and
 ## page by page ("loop"); cuBLAS's strided batched product is compared within
 ## rounding, everything else exactly.  Run by tests/run_tests.m.
 
@@ -145,9 +145,9 @@
 ## negative integers (the shifts' guess missed), int16 spreads that need 32-bit
 ## words, saturation.
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("pages_mode", "batched");
-%! restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
-%! [~, c0] = __cudakernels__ ("pages_mode");
+%! old = __cudakernels__ ("settings", "pages_mode", "batched");
+%! restore = onCleanup (@() __cudakernels__ ("settings", old));
+%! c0 = __cudakernels__ ("pages_counts");
 %! for cls = {"double", "single", "int32", "int16", "uint8", "int8", "uint16", "uint32"}
 %!   A = fits (messy (3, 17, 2, 3), cls{1}); B = fits (messy (17, 65, 1, 3), cls{1});
 %!   check_pages (@gpu_minplus, A, B);
@@ -172,12 +172,12 @@
 %!              int8 (randi ([-128 127], 33, 9, 3)));
 %! check_pages (@gpu_minplus, int32 (randi ([-1e9 1e9], 9, 33, 3)),          # saturation
 %!              int32 (randi ([-1e9 1e9], 33, 9, 3)));
-%! [~, c1] = __cudakernels__ ("pages_mode");
+%! c1 = __cudakernels__ ("pages_counts");
 %! assert (c1(1) > c0(1));
 %! assert (c1(2), c0(2));          # no page of these ran by itself
 %! check_pages (@gpu_minplus, int32 ([-2^31 2^31-1; 0 1]) .* ones (2, 2, 3, "int32"),
 %!              int32 ([2^31-1 -2^31; 5 -5]) .* ones (2, 2, 3, "int32"));    # v2's wide sums
-%! [~, c2] = __cudakernels__ ("pages_mode");
+%! c2 = __cudakernels__ ("pages_counts");
 %! assert (c2(2), c1(2) + 6);      # ... those ran page by page ([C, K], then C)
 %! clear -x c0 c1 c2 old restore
 %! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
@@ -190,8 +190,8 @@
 ## check starts after a product that fits the guess, so that the class guesses
 ## again.
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("pages_mode", "batched");
-%! restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
+%! old = __cudakernels__ ("settings", "pages_mode", "batched");
+%! restore = onCleanup (@() __cudakernels__ ("settings", old));
 %! for s = [64 64 64 5; 256 64 128 3]'
 %!   for cls = {"int16", "uint16"}
 %!     A = cast (randi ([0 999], s(1), s(2), s(4)), cls{1});
@@ -218,8 +218,8 @@
 ## More pages than one launch's grid holds (65535), against a vectorised
 ## reference; both modes give the same answer.
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("pages_mode", "batched");
-%! restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
+%! old = __cudakernels__ ("settings", "pages_mode", "batched");
+%! restore = onCleanup (@() __cudakernels__ ("settings", old));
 %! for cls = {"single", "int16"}
 %!   A = cast (randi ([-50 50], 2, 2, 70000), cls{1}); B = cast (randi ([-50 50], 2, 3, 70000), cls{1});
 %!   R = min (A(:, 1, :) + B(1, :, :), A(:, 2, :) + B(2, :, :));
@@ -228,32 +228,32 @@
 %! endfor
 %! A = single (randi (9, 2, 2, 70000)); B = single (randi (9, 2, 3, 70000));
 %! assert (isequal (gpu_matmul (A, B), A(:, 1, :) .* B(1, :, :) + A(:, 2, :) .* B(2, :, :)));
-%! __cudakernels__ ("pages_mode", "loop");
+%! __cudakernels__ ("settings", "pages_mode", "loop");
 %! assert (isequal (gpu_minplus (A, B), min (A(:, 1, :) + B(1, :, :), A(:, 2, :) + B(2, :, :))));
 
 ## The default mode: small pages go to one launch, pages that each fill the
 ## GPU one by one.
 %!testif ; gpu_available ()
-%! assert (__cudakernels__ ("pages_mode"), "auto");
-%! [~, c0] = __cudakernels__ ("pages_mode");
+%! assert (__cudakernels__ ("settings").pages_mode, "auto");
+%! c0 = __cudakernels__ ("pages_counts");
 %! A = single (randi (999, 64, 64, 8));
 %! C = gpu_minplus (A, A);
-%! [~, c1] = __cudakernels__ ("pages_mode");
+%! c1 = __cudakernels__ ("pages_counts");
 %! assert (c1 - c0, [1 0]);
 %! A = single (randi (999, 2048, 4, 2));
 %! C = gpu_minplus (A, permute (A, [2 1 3]));
-%! [~, c2] = __cudakernels__ ("pages_mode");
+%! c2 = __cudakernels__ ("pages_counts");
 %! assert (c2 - c1, [0 2]);
 
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("pages_mode");
-%! restore = onCleanup (@() __cudakernels__ ("pages_mode", old));
+%! old = __cudakernels__ ("settings");
+%! restore = onCleanup (@() __cudakernels__ ("settings", old));
 %! for kernel = {"warptile", "cublas"}
 %!   if (strcmp (kernel{1}, "cublas") && isempty (__cudakernels__ ("cublas")))
 %!     continue;
 %!   endif
 %!   for mode = {"loop", "batched"}
-%!     __cudakernels__ ("pages_mode", mode{1});
+%!     __cudakernels__ ("settings", "pages_mode", mode{1});
 %!     A = randn (3, 17, 2, 3); B = randn (17, 65, 1, 3);
 %!     check_pages (@gpu_matmul, A, B, "kernel", kernel{1});
 %!     check_pages (@gpu_matmul, gpu_array (single (A)), gpu_array (single (B)), "kernel", kernel{1});
@@ -263,4 +263,4 @@
 %! clear -x old restore
 %! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
 
-%!error <pages mode> __cudakernels__ ("pages_mode", "sometimes")
+%!error <pages mode> __cudakernels__ ("settings", "pages_mode", "sometimes")
