@@ -55,6 +55,8 @@
  *   __cudakernels__ ("reset")                           -> frees everything, resets every device
  *   __cudakernels__ ("memory")                          -> [bytes held, live allocations]
  *   __cudakernels__ ("test_alloc_limit", BYTES)         -> (for tests) cap device allocations
+ *   __cudakernels__ ("test_texture_limit", ELEMENTS)    -> (for tests) the limit before; cap the
+ *                                                          "texture" matmul kernel's operands
  *
  * Each command starts on the selected device; one that takes gpu_arrays runs on theirs, which
  * must be one device. The .m wrappers in inst/ validate for the user; the checks here keep a
@@ -110,6 +112,7 @@ static const struct {
     {"reset", cmd_reset},
     {"memory", cmd_memory},
     {"test_alloc_limit", cmd_test_alloc_limit},
+    {"test_texture_limit", cmd_test_texture_limit},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -52,7 +52,7 @@ command_fn cmd_available, cmd_info, cmd_device_count, cmd_device_select, cmd_ker
 ck_devices gw_devices(const mxArray *a, const ck_devices *fallback);
 /* gw_products.c */
 command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_narrow, cmd_minplus_path,
-    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
+    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev, cmd_test_texture_limit;
 /* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
 int get_minplus_kernel(const mxArray *a);
 int get_matmul_kernel(const mxArray *a);

@@ -168,6 +168,15 @@ void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   plhs[0] = times;
 }
 
+/* "test_texture_limit", ELEMENTS: the "texture" matmul kernel refuses operands beyond ELEMENTS
+ * (0: only the device's own limit), so that tests reach the refusal with small arrays; returns
+ * the value before. */
+void cmd_test_texture_limit(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  (void)nlhs;
+  gw_need_args(nrhs, 1, "\"test_texture_limit\", ELEMENTS");
+  plhs[0] = mxCreateDoubleScalar((double)ck_matmul_set_texture_limit(gw_size(prhs[0], "ELEMENTS")));
+}
+
 /* The operands of a device product (prhs = IDA, IDB, M, K, N, KERNEL [, DEVICES]): two arrays of
  * one class with m*k and k*n elements, on one device; the result C, and with `witness` the
  * min-plus witness K (double) as a second array, on that device. */

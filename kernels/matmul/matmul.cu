@@ -2,7 +2,8 @@
  * S. Boehm's "How to Optimize a CUDA Matmul Kernel", as numbered versions, each selectable by
  * name; cuBLAS sits beside them (cublas_dl.c). Each version's kernel is in a header of its own,
  * which says what it adds over the one before: v0_naive.cuh, v1_tiled.cuh (tiled16, tiled32),
- * v3_regblock.cuh, v4_vectorized.cuh, v5_warptile.cuh. doc/NOTES.md records what each measured.
+ * v2_texture.cuh, v3_regblock.cuh, v4_vectorized.cuh, v5_warptile.cuh. doc/NOTES.md records
+ * what each measured.
  *
  * Octave stores matrices column-major. A column-major C = A*B has the same bytes as the row-major
  * product C' = B' * A', so every kernel here is written for row-major operands (the usual way to
@@ -11,10 +12,12 @@
  * B is K x N (ldb = N), C is M x N (ldc = N), all row-major. */
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ck_internal.h"
 #include "v0_naive.cuh"
 #include "v1_tiled.cuh"
+#include "v2_texture.cuh"
 #include "v3_regblock.cuh"
 #include "v4_vectorized.cuh"
 #include "v5_warptile.cuh"
@@ -108,6 +111,83 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
   return s;
 }
 
+/* ---- the texture version's objects, made and destroyed on every call ---- */
+
+/* Tests lower the operands' limit (ck_matmul_set_texture_limit); 0: the device's own. */
+static size_t texture_test_limit = 0;
+
+extern "C" size_t ck_matmul_set_texture_limit(size_t elements) {
+  size_t old = texture_test_limit;
+  texture_test_limit = elements;
+  return old;
+}
+
+typedef struct {
+  cudaTextureObject_t tex;
+  int offset; /* the operand's first element in the texture */
+  int made;
+} tex_operand;
+
+/* A texture object over the `count` elements of T at p (v2_texture.cuh: over the aligned address
+ * below p, with p's offset from it), or CK_ERR_INVALID beyond what a linear texture holds. */
+template <class T>
+static ck_status make_texture(const T *p, size_t count, tex_operand *out) {
+  const cudaChannelFormatDesc fmt =
+      sizeof(T) == 8 ? cudaCreateChannelDesc<int2>() : cudaCreateChannelDesc<float>();
+  int dev, align;
+  size_t limit;
+  CK_CUDA(cudaGetDevice(&dev), "finding the current device");
+  CK_CUDA(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev),
+          "asking for the texture alignment");
+  CK_CUDA(cudaDeviceGetTexture1DLinearMaxWidth(&limit, &fmt, dev), "asking for the texture limit");
+  if (texture_test_limit != 0 && texture_test_limit < limit) limit = texture_test_limit;
+  if (limit > INT_MAX) limit = INT_MAX; /* the kernel's indices are int */
+  const uintptr_t at = (uintptr_t)p, base = at / (uintptr_t)align * (uintptr_t)align;
+  const size_t offset = (at - base) / sizeof(T);
+  if (count > limit || offset > limit - count)
+    return ck_fail(CK_ERR_INVALID,
+                   "matmul kernel \"texture\": an operand of %zu elements exceeds the %zu that a "
+                   "linear texture holds at its address on this device; \"tiled32\" is the same "
+                   "kernel without textures",
+                   count, offset < limit ? limit - offset : (size_t)0);
+  cudaResourceDesc res;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = (void *)base;
+  res.res.linear.desc = fmt;
+  res.res.linear.sizeInBytes = (offset + count) * sizeof(T);
+  cudaTextureDesc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.readMode = cudaReadModeElementType;
+  CK_CUDA(cudaCreateTextureObject(&out->tex, &res, &desc, NULL), "creating a texture object");
+  out->offset = (int)offset;
+  out->made = 1;
+  return CK_OK;
+}
+
+static ck_status free_texture(const tex_operand *t, ck_status s) {
+  if (!t->made) return s;
+  cudaError_t e = cudaDestroyTextureObject(t->tex);
+  return s == CK_OK ? ck_cuda_check(e, "destroying a texture object") : s;
+}
+
+template <class T>
+static ck_status run_texture(int M, int N, int K, const T *A, const T *B, T *C) {
+  tex_operand ta = {0, 0, 0}, tb = {0, 0, 0};
+  ck_status s = make_texture<T>(A, (size_t)M * K, &ta);
+  if (s == CK_OK) s = make_texture<T>(B, (size_t)K * N, &tb);
+  if (s == CK_OK) {
+    mm_texture<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(
+        M, N, K, ta.tex, ta.offset, tb.tex, tb.offset, C);
+    s = ck_cuda_check(cudaGetLastError(), "launching a matmul kernel");
+    /* the objects may not be destroyed while the kernel reads through them */
+    ck_status w = ck_cuda_check(cudaStreamSynchronize(0), "running the texture matmul kernel");
+    if (s == CK_OK) s = w;
+  }
+  s = free_texture(&tb, s);
+  return free_texture(&ta, s);
+}
+
 template <class T> __global__ void fill_zero_mm(T *p, size_t count) {
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) p[i] = (T)0;
@@ -138,6 +218,8 @@ static ck_status run_matmul(int kernel, const T *A, const T *B, T *C, int m, int
   case CK_MATMUL_TILED32:
     mm_tiled<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(M, N, K, rA, rB, C);
     break;
+  case CK_MATMUL_TEXTURE:
+    return run_texture<T>(M, N, K, rA, rB, C);
   case CK_MATMUL_REGBLOCK:
   case CK_MATMUL_VECTORIZED:
   case CK_MATMUL_WARPTILE:

@@ -1,13 +1,13 @@
 /* Matmul ladder v1 "tiled16" and "tiled32" (Kirk & Hwu's tiled multiply; one template, the tile
  * width TW is its parameter).
  *
- * What it adds over v0: reuse through shared memory. A TW x TW block stages a tile of A and one
- * of B in shared memory per phase, each element loaded from global memory once per block instead
- * of once per thread, so global traffic falls by a factor of TW. Consecutive threads take
- * consecutive columns, so the loads of both tiles and the store of C coalesce ("corner turning"
- * for A: it is read along rows, so its tile load is coalesced too). TW = 32 doubles the reuse of
- * TW = 16 with four times the threads per block; the two ran at 17.4% and 15.9% of cuBLAS at
- * n = 8192 (doc/NOTES.md): the inner loop still loads two shared-memory values per multiply-add.
+ * What it adds over v0: reuse through shared memory. A TW x TW block stages a tile of A and one of
+ * B in shared memory per phase, each element loaded from global memory once per block instead of
+ * once per thread, so global traffic falls by a factor of TW. Consecutive threads take consecutive
+ * columns, so the loads of both tiles and the store of C coalesce ("corner turning" for A: it is
+ * read along rows, so its tile load is coalesced too). TW = 32 doubles the reuse of TW = 16 with
+ * four times the threads per block; the two ran at 17.4% and 15.9% of cuBLAS at n = 8192
+ * (doc/NOTES.md): the inner loop still loads two shared-memory values per multiply-add.
  *
  * Any shape: the loads outside the matrices read zeros, and the store is checked. */
 #ifndef CK_MM_V1_TILED_CUH

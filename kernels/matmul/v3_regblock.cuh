@@ -1,16 +1,16 @@
 /* Matmul ladder v3 "regblock": 2-D register blocking. v4 "vectorized" (v4_vectorized.cuh) is the
  * same kernel with VEC = true.
  *
- * What it adds over v1: reuse in registers. In the tiled versions each multiply-add loads two
- * values from shared memory, and shared memory's bandwidth caps them near 17% of cuBLAS. Here each
- * thread computes a TM x TN block of C: per step of p it loads TM values of A and TN of B from
- * shared memory into registers and does TM * TN multiply-adds with them (8 x 8 in single: 64
+ * What it adds over the tiled versions (v1, v2): reuse in registers. There each multiply-add needs
+ * two shared-memory loads, so the loads, not the arithmetic, set the pace (17% of cuBLAS at best).
+ * Here each thread computes a TM x TN block of C: per step of p it loads TM values of A and TN of B
+ * from shared memory into registers and does TM * TN multiply-adds with them (8 x 8 in single: 64
  * multiply-adds per 16 loads instead of per 128). It reached 32.9% of cuBLAS at n = 8192
  * (doc/NOTES.md), with 160 registers a thread and one block per SM.
  *
  * The register-blocked versions (v3-v5) work on operands padded to whole tiles (a pre-pass in
- * matmul.cu copies them when the shape is ragged; zeros add nothing), so their inner loops carry
- * no bounds checks. Only the final store is checked against the real M x N. */
+ * matmul.cu copies them when the shape is ragged; zeros add nothing), so their inner loops carry no
+ * bounds checks. Only the final store is checked against the real M x N. */
 #ifndef CK_MM_V3_REGBLOCK_CUH
 #define CK_MM_V3_REGBLOCK_CUH
 

@@ -2,10 +2,10 @@
  * tiles through this function.
  *
  * What it adds over v3: wider loads and a layout for the inner loop. The tiles are staged with
- * 16-byte global loads (four singles or two doubles per instruction, a quarter or half of v3's
- * load instructions), and A's tile is stored transposed, As[p][row], so that a thread's TM values
- * of A for one step p are contiguous in shared memory, as its TN values of B already are. It ran
- * at 39.5% of cuBLAS at n = 8192, against v3's 32.9% (doc/NOTES.md). */
+ * 16-byte global loads (four singles or two doubles per instruction, a quarter or half of v3's load
+ * instructions), and A's tile is stored transposed, As[p][row], so that a thread's TM values of A
+ * for one step p are contiguous in shared memory, as its TN values of B already are. It ran at
+ * 39.5% of cuBLAS at n = 8192, against v3's 32.9% (doc/NOTES.md). */
 #ifndef CK_MM_V4_VECTORIZED_CUH
 #define CK_MM_V4_VECTORIZED_CUH
 

@@ -1,13 +1,13 @@
 /* Matmul ladder v5 "warptile": the block kernel of kernels/engine/warptile.cuh, shared with the
  * min-plus ladder, run with the plus-times semiring defined here (a plain accumulator).
  *
- * What it adds over v4: a level of tiling between the block and the thread, and overlap. Each
- * warp owns a WM x WN tile of the block's tile, cut into sub-tiles in which each thread owns
- * TM x TN outputs, so that a warp's shared-memory reads stay within a few rows (fewer bank
- * conflicts, more reuse of each register); and the next tiles are loaded into registers while
- * the current ones are computed (register-staged double buffering), so global latency hides
- * behind the multiply-adds. The shapes (matmul.cu's cfg) came from timing nine candidates on an H100:
- * 90-93% of cuBLAS in single (doc/NOTES.md). */
+ * What it adds over v4: a level of tiling between the block and the thread, and overlap. Each warp
+ * owns a WM x WN tile of the block's tile, cut into sub-tiles in which each thread owns TM x TN
+ * outputs, so that a warp's shared-memory reads stay within a few rows (fewer bank conflicts, more
+ * reuse of each register); and the next tiles are loaded into registers while the current ones are
+ * computed (register-staged double buffering), so global latency hides behind the multiply-adds.
+ * The shapes (matmul.cu's cfg) came from timing nine candidates on an H100: 90-93% of cuBLAS in
+ * single (doc/NOTES.md). */
 #ifndef CK_MM_V5_WARPTILE_CUH
 #define CK_MM_V5_WARPTILE_CUH
 
