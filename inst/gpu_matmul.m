@@ -29,6 +29,11 @@
 ## @item @qcode{"tiled16"}, @qcode{"tiled32"}
 ## shared-memory tiles of 16 or 32 (@code{TILE_WIDTH}), coalesced, with
 ## boundary checks;
+## @item @qcode{"texture"}
+## @qcode{"tiled32"} with its operands read through texture objects (the
+## read-only texture cache path).  A linear texture holds a limited number of
+## elements (of the order of 2^27, as the device reports): an operand beyond it
+## is refused with @code{cudakernels:invalidinput};
 ## @item @qcode{"regblock"}
 ## 2-D register blocking: each thread computes an 8-by-8 block (4-by-4 in
 ## double);
@@ -84,24 +89,38 @@ endfunction
 ## sum of k products, which holds however much the terms cancel; relative to
 ## the product itself, a column of m = n = 1 whose sum nearly cancels can
 ## exceed it), far below any indexing mistake.
+%!function check_product (C, A, B, what)
+%!  ## C against Octave's product of A and B in double, within the rounding bound
+%!  [m, k] = size (A); n = columns (B); cls = class (A);
+%!  assert (class (C), cls);
+%!  assert (size (C), [m n]);
+%!  R = double (A) * double (B);
+%!  scale = norm (abs (double (A)) * abs (double (B)), "fro");
+%!  err = norm (double (C) - R, "fro") / max (scale, realmin);
+%!  assert (err <= 2 * max (k, 1) * eps (cls),
+%!          sprintf ("%s %s %dx%dx%d: relative error %g", what, cls, m, k, n, err));
+%!endfunction
 %!function check_kernels (kernels, cls, shapes)
-%!  ## one reference per shape (Octave's product in double), every kernel against it
+%!  ## fresh operands per shape, every kernel against Octave's product
 %!  for s = 1:rows (shapes)
-%!    m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
-%!    A = cast (randn (m, k), cls); B = cast (randn (k, n), cls);
+%!    A = cast (randn (shapes(s, 1), shapes(s, 2)), cls);
+%!    B = cast (randn (shapes(s, 2), shapes(s, 3)), cls);
 %!    A0 = A + 0; B0 = B + 0;
-%!    R = double (A) * double (B);
-%!    scale = norm (abs (double (A)) * abs (double (B)), "fro");
 %!    for i = 1:numel (kernels)
-%!      C = gpu_matmul (A, B, "kernel", kernels{i});
-%!      assert (class (C), cls);
-%!      assert (size (C), [m n]);
-%!      err = norm (double (C) - R, "fro") / max (scale, realmin);
-%!      assert (err <= 2 * max (k, 1) * eps (cls),
-%!              sprintf ("%s %s %dx%dx%d: relative error %g", kernels{i}, cls, m, k, n, err));
+%!      check_product (gpu_matmul (A, B, "kernel", kernels{i}), A, B, kernels{i});
 %!    endfor
 %!    assert (A, A0, 0); assert (B, B0, 0);
 %!  endfor
+%!endfunction
+%!function check_refused (A, B)
+%!  ## the texture kernel refuses an operand beyond its (lowered) limit
+%!  try
+%!    gpu_matmul (A, B, "kernel", "texture");
+%!    error ("test:noerror", "an operand beyond the texture limit was accepted");
+%!  catch err
+%!    assert (err.identifier, "cudakernels:invalidinput");
+%!    assert (! isempty (strfind (err.message, "linear texture")), err.message);
+%!  end_try_catch
 %!endfunction
 
 %!error <Invalid call> gpu_matmul (1)
@@ -113,8 +132,8 @@ endfunction
 %!error <unknown kernel "fast"; the kernels are: naive, tiled16> ...
 %! gpu_matmul (ones (2), ones (2), "kernel", "fast")
 %!error id=cudakernels:invalidinput gpu_matmul (ones (2), ones (2), "kernel")
-%!assert (gpu_kernels ("matmul"), {"naive", "tiled16", "tiled32", "regblock", ...
-%!        "vectorized", "warptile", "cublas"})
+%!assert (gpu_kernels ("matmul"), {"naive", "tiled16", "tiled32", "texture", ...
+%!        "regblock", "vectorized", "warptile", "cublas"})
 
 %!testif ; ! gpu_available ()
 %! try
@@ -146,6 +165,53 @@ endfunction
 %! endfor
 %! A = rand (100, 80); B = rand (80, 60);
 %! assert (gpu_matmul (A, B), A * B, -1e-12);
+
+%!testif ; gpu_available ()
+%! ## texture: ragged shapes in both classes, host arrays and gpu_arrays, pages (each page
+%! ## starts off the texture alignment, so the kernel reads from an offset), k = 0
+%! shapes = [1 1 1; 1 63 1; 63 1 65; 65 63 1; 63 65 64; 65 64 63; 1 65 130; 130 33 1; ...
+%!           7 300 5; 257 31 129];
+%! for cls = {"single", "double"}
+%!   check_kernels ({"texture"}, cls{1}, shapes);
+%!   for s = 1:rows (shapes)
+%!     A = cast (randn (shapes(s, 1), shapes(s, 2)), cls{1});
+%!     B = cast (randn (shapes(s, 2), shapes(s, 3)), cls{1});
+%!     G = gpu_matmul (gpu_array (A), gpu_array (B), "kernel", "texture");
+%!     check_product (gather (G), A, B, "texture, gpu_array");
+%!   endfor
+%!   A = cast (randn (65, 17, 3), cls{1}); B = cast (randn (17, 30, 3), cls{1});
+%!   C = gpu_matmul (A, B, "kernel", "texture");
+%!   G = gather (gpu_matmul (gpu_array (A), gpu_array (B(:, :, 2)), "kernel", "texture"));
+%!   for q = 1:3
+%!     check_product (C(:, :, q), A(:, :, q), B(:, :, q), sprintf ("texture, page %d", q));
+%!     check_product (G(:, :, q), A(:, :, q), B(:, :, 2), sprintf ("texture, gpu_array page %d", q));
+%!   endfor
+%!   assert (gpu_matmul (zeros (3, 0, cls{1}), zeros (0, 4, cls{1}), "kernel", "texture"),
+%!           zeros (3, 4, cls{1}));
+%!   assert (gather (gpu_matmul (gpu_array (zeros (3, 0, cls{1})), gpu_array (zeros (0, 4, cls{1})),
+%!                               "kernel", "texture")), zeros (3, 4, cls{1}));
+%! endfor
+%! clear G
+%! assert (isequal (__cudakernels__ ("memory"), [0 0]));
+
+%!testif ; gpu_available ()
+%! ## texture: an operand beyond what a linear texture holds is refused, whichever operand it
+%! ## is, and nothing is left behind; the limit is lowered to 1000 elements for the test (an
+%! ## operand may start up to 127 elements past the aligned address its texture covers)
+%! old = __cudakernels__ ("settings", "test_texture_limit", 1000);
+%! unwind_protect
+%!   for cls = {"single", "double"}
+%!     A = cast (randn (10, 50), cls{1}); B = cast (randn (50, 12), cls{1});
+%!     check_product (gpu_matmul (A, B, "kernel", "texture"), A, B, "texture under the limit");
+%!     check_refused (cast (randn (40, 30), cls{1}), cast (randn (30, 5), cls{1}));
+%!     check_refused (cast (randn (5, 30), cls{1}), cast (randn (30, 40), cls{1}));
+%!     check_refused (gpu_array (cast (randn (5, 300), cls{1})), gpu_array (cast (randn (300, 2), cls{1})));
+%!     check_product (gpu_matmul (A, B, "kernel", "tiled32"), A, B, "tiled32 beside the limit");
+%!   endfor
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert (isequal (__cudakernels__ ("memory"), [0 0]));
 
 %!demo
 %! ## The ladder at n = 2048, single: device time per kernel (events, median of 5).

@@ -9,7 +9,7 @@
 /* The defaults that gw_settings.h documents, which are also the C layer's at load. */
 #define DEFAULTS                                                                                 \
   {.minplus_narrow = CK_NARROW_AUTO, .pages_mode = CK_PAGES_AUTO, .spread_copies = 0,              \
-   .test_alloc_limit = 0, .test_cancel_after = -1}
+   .test_alloc_limit = 0, .test_cancel_after = -1, .test_texture_limit = 0}
 static const gw_settings defaults = DEFAULTS;
 gw_settings gw_setting = DEFAULTS;
 
@@ -40,6 +40,8 @@ static const setting settings[] = {
      "test_alloc_limit is a number of bytes, a non-negative integer (0: no limit)"},
     {"test_cancel_after", KIND_POLLS, offsetof(gw_settings, test_cancel_after), NULL,
      "test_cancel_after is a number of polls, an integer from -1 (-1: never)"},
+    {"test_texture_limit", KIND_BYTES, offsetof(gw_settings, test_texture_limit), NULL,
+     "test_texture_limit is a number of elements, a non-negative integer (0: the device's own)"},
 };
 enum { SETTING_COUNT = sizeof settings / sizeof settings[0] };
 _Static_assert(2 * SETTING_COUNT == GW_SETTINGS_MAX_ARGS, "a NAME, VALUE pair for each setting");
@@ -135,12 +137,13 @@ static mxArray *as_struct(const gw_settings *s) {
   return out;
 }
 
-/* Make s the current settings; the C layer holds its own copy of these three. */
+/* Make s the current settings; the C layer holds its own copy of these four. */
 static void apply(const gw_settings *s) {
   gw_setting = *s;
   (void)ck_minplus_set_narrow(s->minplus_narrow);
   (void)ck_pages_set_mode(s->pages_mode);
   ck_dev_set_limit(s->test_alloc_limit);
+  (void)ck_matmul_set_texture_limit(s->test_texture_limit);
 }
 
 void gw_settings_reset(void) { apply(&defaults); }

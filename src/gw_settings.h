@@ -35,10 +35,14 @@ typedef struct {
    * stops as Ctrl-C would after this many polls. gw_apsp.c's poll counts it down and sets it back
    * to -1 when it fires. */
   long test_cancel_after;
+  /* test_texture_limit, elements (a non-negative integer), default 0 (the device's own) (tests):
+   * the "texture" matmul kernel refuses operands of more elements than this. Drives
+   * ck_matmul_set_texture_limit. */
+  size_t test_texture_limit;
 } gw_settings;
 
 /* A NAME, VALUE pair for each setting: the most arguments "settings" takes. */
-#define GW_SETTINGS_MAX_ARGS 10
+#define GW_SETTINGS_MAX_ARGS 12
 
 /* The current values; gw_apsp.c counts test_cancel_after down in place. */
 extern gw_settings gw_setting;

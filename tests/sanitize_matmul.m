@@ -5,7 +5,8 @@
 ## @deftypefn {} {} sanitize_matmul ()
 ## Exercise every matmul kernel on small, ragged shapes (padding pre-pass
 ## included), both classes, k = 0 and the timing command, for running under
-## @command{compute-sanitizer}.  Prints @samp{sanitize_matmul: OK} at the end;
+## @command{compute-sanitizer}; the texture kernel also on pages (operands off
+## the texture alignment) and refusing an operand beyond its limit.  Prints @samp{sanitize_matmul: OK} at the end;
 ## errors out on a wrong result.
 ## @end deftypefn
 
@@ -41,6 +42,31 @@ function sanitize_matmul ()
       endfor
       __cudakernels__ ("pages_time", "matmul", "single", k{1}, 65, 17, 30, 3, 1, 1);
     endfor
+  unwind_protect_cleanup
+    __cudakernels__ ("settings", old);
+  end_unwind_protect
+  ## texture: page by page, each page's operands off the texture alignment; an operand
+  ## beyond the (lowered) limit refused after the other's texture was made
+  for cls = {"single", "double"}
+    A = cast (randn (65, 17, 3), cls{1}); B = cast (randn (17, 30), cls{1});
+    C = gpu_matmul (A, B, "kernel", "texture");
+    for q = 1:3
+      R = double (A(:, :, q)) * double (B);
+      if (norm (double (C(:, :, q)) - R, "fro") > 1e-4 * norm (R, "fro"))
+        error ("sanitize_matmul: paged texture %s page %d differs from A*B", cls{1}, q);
+      endif
+    endfor
+  endfor
+  old = __cudakernels__ ("settings", "test_texture_limit", 1000);
+  unwind_protect
+    try
+      gpu_matmul (rand (40, 30), rand (30, 5), "kernel", "texture");
+      error ("sanitize_matmul: the texture kernel took an operand beyond its limit");
+    catch err
+      if (! strcmp (err.identifier, "cudakernels:invalidinput"))
+        rethrow (err);
+      endif
+    end_try_catch
   unwind_protect_cleanup
     __cudakernels__ ("settings", old);
   end_unwind_protect

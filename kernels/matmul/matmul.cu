@@ -1,6 +1,9 @@
-/* Matrix-multiply kernels: the ladder of Kirk & Hwu's tiled multiply and of S. Boehm's "How to
- * Optimize a CUDA Matmul Kernel" as numbered versions, each selectable by name; cuBLAS sits beside
- * them (cublas_dl.c). doc/NOTES.md records what each measured.
+/* Matrix multiply: the launch and dispatch of the ladder of Kirk & Hwu's tiled multiply and of
+ * S. Boehm's "How to Optimize a CUDA Matmul Kernel", as numbered versions, each selectable by
+ * name; cuBLAS sits beside them (cublas_dl.c). Each version's kernel is in a header of its own,
+ * which says what it adds over the one before: v0_naive.cuh, v1_tiled.cuh (tiled16, tiled32),
+ * v2_texture.cuh, v3_regblock.cuh, v4_vectorized.cuh, v5_warptile.cuh. doc/NOTES.md records
+ * what each measured.
  *
  * Octave stores matrices column-major. A column-major C = A*B has the same bytes as the row-major
  * product C' = B' * A', so every kernel here is written for row-major operands (the usual way to
@@ -9,160 +12,15 @@
  * B is K x N (ldb = N), C is M x N (ldc = N), all row-major. */
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ck_internal.h"
-#include "warptile.cuh"
-
-/* ---- v0 naive: one thread per output; consecutive threads take consecutive rows, so a warp
- * reads 32 different rows of A (stride K) and writes C with stride N. ---- */
-template <class T>
-__global__ void mm_naive(int M, int N, int K, const T *__restrict__ A, const T *__restrict__ B,
-                         T *__restrict__ C) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= M || j >= N) return;
-  T acc = 0;
-  for (int p = 0; p < K; p++) acc += A[(size_t)i * K + p] * B[(size_t)p * N + j];
-  C[(size_t)i * N + j] = acc;
-}
-
-/* ---- v1/v2 tiled (Kirk & Hwu): a TW x TW block stages a tile of A and one of B in shared
- * memory per phase; consecutive threads take consecutive columns, so loads and stores coalesce
- * ("corner turning" for A: it is read along rows, so the tile load is coalesced too). Any shape:
- * the loads outside the matrices read zeros. ---- */
-template <class T, int TW>
-__global__ void mm_tiled(int M, int N, int K, const T *__restrict__ A, const T *__restrict__ B,
-                         T *__restrict__ C) {
-  __shared__ T As[TW][TW], Bs[TW][TW];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int i = blockIdx.y * TW + ty, j = blockIdx.x * TW + tx;
-  T acc = 0;
-  for (int ph = 0; ph < K; ph += TW) {
-    As[ty][tx] = (i < M && ph + tx < K) ? A[(size_t)i * K + ph + tx] : (T)0;
-    Bs[ty][tx] = (ph + ty < K && j < N) ? B[(size_t)(ph + ty) * N + j] : (T)0;
-    __syncthreads();
-#pragma unroll
-    for (int p = 0; p < TW; p++) acc += As[ty][p] * Bs[p][tx];
-    __syncthreads();
-  }
-  if (i < M && j < N) C[(size_t)i * N + j] = acc;
-}
-
-/* The register-blocked versions work on operands padded to whole tiles (a pre-pass copies them
- * when the shape is ragged; zeros add nothing), so their inner loops carry no bounds checks.
- * Only the final store is checked against the real M x N. */
-#define PAD_MN 128
-#define PAD_K 16
-
-/* One BK-deep step of a TM x TN register block: A's values for row a and step p sit at
- * As[a_at(a, p)], B's at Bs[p * BN + col0 + b]. */
-template <class T, int BK, int BN, int TM, int TN, class AIndex>
-__device__ __forceinline__ void mac_tile(T (&acc)[TM][TN], const T *As, const T *Bs, int col0,
-                                         AIndex a_at) {
-  T rm[TM], rn[TN];
-#pragma unroll
-  for (int p = 0; p < BK; p++) {
-#pragma unroll
-    for (int a = 0; a < TM; a++) rm[a] = As[a_at(a, p)];
-#pragma unroll
-    for (int b = 0; b < TN; b++) rn[b] = Bs[p * BN + col0 + b];
-#pragma unroll
-    for (int a = 0; a < TM; a++)
-#pragma unroll
-      for (int b = 0; b < TN; b++) acc[a][b] += rm[a] * rn[b];
-  }
-}
-
-/* Store a TM x TN block at (row0, col0) of the real Mr x Nr output. */
-template <class T, int TM, int TN>
-__device__ __forceinline__ void store_block(const T (&acc)[TM][TN], T *C, int row0, int col0,
-                                            int Mr, int Nr) {
-#pragma unroll
-  for (int a = 0; a < TM; a++)
-#pragma unroll
-    for (int b = 0; b < TN; b++) {
-      int i = row0 + a, j = col0 + b;
-      if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = acc[a][b];
-    }
-}
-
-/* Stage a BM x BK tile of A transposed (As[p][row]), so the inner loop reads A's column slice
- * contiguously, and a BK x BN tile of B as is, both with 16-byte global loads. */
-template <class T, int BM, int BN, int BK, int NT>
-__device__ __forceinline__ void stage_tiles(const T *A, const T *B, int K, int N, T *As, T *Bs) {
-  const int E = 16 / sizeof(T);
-  for (int idx = threadIdx.x; idx < BM * BK / E; idx += NT) {
-    int r = idx / (BK / E), c = (idx % (BK / E)) * E;
-    vec16<T> v = load16(A + (size_t)r * K + c);
-#pragma unroll
-    for (int e = 0; e < E; e++) As[(c + e) * BM + r] = v.e[e];
-  }
-  for (int idx = threadIdx.x; idx < BK * BN / E; idx += NT) {
-    int r = idx / (BN / E), c = (idx % (BN / E)) * E;
-    *(uint4 *)&Bs[r * BN + c] = load16(B + (size_t)r * N + c).raw;
-  }
-}
-
-/* ---- v3 regblock and v4 vectorized (2-D register blocking): each thread computes a TM x TN
- * block of C from registers; per step of p it loads TM values of A and TN of B from shared
- * memory for TM*TN multiply-adds. VEC (v4) stages the tiles with 16-byte loads and A's tile
- * transposed, so that the inner loop reads A's values contiguously; v3 stages element by
- * element, A's tile as is. ---- */
-template <class T, int BM, int BN, int BK, int TM, int TN, bool VEC>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    mm_regblock(int M, int N, int K, int Mr, int Nr, const T *__restrict__ A,
-                const T *__restrict__ B, T *__restrict__ C) {
-  const int NT = (BM / TM) * (BN / TN);
-  __shared__ __align__(16) T As[BM * BK];
-  __shared__ __align__(16) T Bs[BK * BN];
-  const int tid = threadIdx.x;
-  const int trow = tid / (BN / TN), tcol = tid % (BN / TN);
-  const int brow = blockIdx.y * BM, bcol = blockIdx.x * BN;
-  A += (size_t)brow * K;
-  B += bcol;
-  T acc[TM][TN] = {};
-  for (int bk = 0; bk < K; bk += BK) {
-    if (VEC) {
-      stage_tiles<T, BM, BN, BK, NT>(A, B, K, N, As, Bs);
-    } else {
-      for (int idx = tid; idx < BM * BK; idx += NT) As[idx] = A[(size_t)(idx / BK) * K + idx % BK];
-      for (int idx = tid; idx < BK * BN; idx += NT) Bs[idx] = B[(size_t)(idx / BN) * N + idx % BN];
-    }
-    __syncthreads();
-    A += BK;
-    B += (size_t)BK * N;
-    mac_tile<T, BK, BN, TM, TN>(acc, As, Bs, tcol * TN, [&](int a, int p) {
-      return VEC ? p * BM + trow * TM + a : (trow * TM + a) * BK + p;
-    });
-    __syncthreads();
-  }
-  store_block<T, TM, TN>(acc, C, brow + trow * TM, bcol + tcol * TN, Mr, Nr);
-}
-
-/* ---- v5 warptile (kernels/engine/warptile.cuh): warp tiles, register-staged double buffering; the
- * plus-times semiring with a plain accumulator. ---- */
-template <class TT> struct plus_times {
-  typedef TT T;
-  struct Acc {
-    T v;
-  };
-  T *C;
-  int Mr, Nr; /* the real output, row-major */
-  static __device__ __forceinline__ void init(Acc &x) { x.v = 0; }
-  static __device__ __forceinline__ void first(Acc &x, T a, T b) { x.v += a * b; }
-  static __device__ __forceinline__ void step(Acc &x, T a, T b) { x.v += a * b; }
-  static __device__ __forceinline__ void tile_end(Acc &, int) {}
-  __device__ __forceinline__ void store(const Acc &x, int i, int j) const {
-    if (i < Mr && j < Nr) C[(size_t)i * Nr + j] = x.v;
-  }
-};
-
-/* The same over a batch (warptile_paged: blockIdx.z is the page, each Mr x Nr). */
-template <class T> struct plus_times_page : plus_times<T> {
-  __device__ __forceinline__ void store(const typename plus_times<T>::Acc &x, int i, int j) const {
-    if (i < this->Mr && j < this->Nr)
-      this->C[((size_t)blockIdx.z * this->Mr + i) * this->Nr + j] = x.v;
-  }
-};
+#include "v0_naive.cuh"
+#include "v1_tiled.cuh"
+#include "v2_texture.cuh"
+#include "v3_regblock.cuh"
+#include "v4_vectorized.cuh"
+#include "v5_warptile.cuh"
 
 /* ---- launch configurations ---- */
 template <class T> struct cfg;
@@ -253,6 +111,83 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
   return s;
 }
 
+/* ---- the texture version's objects, made and destroyed on every call ---- */
+
+/* Tests lower the operands' limit (ck_matmul_set_texture_limit); 0: the device's own. */
+static size_t texture_test_limit = 0;
+
+extern "C" size_t ck_matmul_set_texture_limit(size_t elements) {
+  size_t old = texture_test_limit;
+  texture_test_limit = elements;
+  return old;
+}
+
+typedef struct {
+  cudaTextureObject_t tex;
+  int offset; /* the operand's first element in the texture */
+  int made;
+} tex_operand;
+
+/* A texture object over the `count` elements of T at p (v2_texture.cuh: over the aligned address
+ * below p, with p's offset from it), or CK_ERR_INVALID beyond what a linear texture holds. */
+template <class T>
+static ck_status make_texture(const T *p, size_t count, tex_operand *out) {
+  const cudaChannelFormatDesc fmt =
+      sizeof(T) == 8 ? cudaCreateChannelDesc<int2>() : cudaCreateChannelDesc<float>();
+  int dev, align;
+  size_t limit;
+  CK_CUDA(cudaGetDevice(&dev), "finding the current device");
+  CK_CUDA(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev),
+          "asking for the texture alignment");
+  CK_CUDA(cudaDeviceGetTexture1DLinearMaxWidth(&limit, &fmt, dev), "asking for the texture limit");
+  if (texture_test_limit != 0 && texture_test_limit < limit) limit = texture_test_limit;
+  if (limit > INT_MAX) limit = INT_MAX; /* the kernel's indices are int */
+  const uintptr_t at = (uintptr_t)p, base = at / (uintptr_t)align * (uintptr_t)align;
+  const size_t offset = (at - base) / sizeof(T);
+  if (count > limit || offset > limit - count)
+    return ck_fail(CK_ERR_INVALID,
+                   "matmul kernel \"texture\": an operand of %zu elements exceeds the %zu that a "
+                   "linear texture holds at its address on this device; \"tiled32\" is the same "
+                   "kernel without textures",
+                   count, offset < limit ? limit - offset : (size_t)0);
+  cudaResourceDesc res;
+  memset(&res, 0, sizeof res);
+  res.resType = cudaResourceTypeLinear;
+  res.res.linear.devPtr = (void *)base;
+  res.res.linear.desc = fmt;
+  res.res.linear.sizeInBytes = (offset + count) * sizeof(T);
+  cudaTextureDesc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.readMode = cudaReadModeElementType;
+  CK_CUDA(cudaCreateTextureObject(&out->tex, &res, &desc, NULL), "creating a texture object");
+  out->offset = (int)offset;
+  out->made = 1;
+  return CK_OK;
+}
+
+static ck_status free_texture(const tex_operand *t, ck_status s) {
+  if (!t->made) return s;
+  cudaError_t e = cudaDestroyTextureObject(t->tex);
+  return s == CK_OK ? ck_cuda_check(e, "destroying a texture object") : s;
+}
+
+template <class T>
+static ck_status run_texture(int M, int N, int K, const T *A, const T *B, T *C) {
+  tex_operand ta = {0, 0, 0}, tb = {0, 0, 0};
+  ck_status s = make_texture<T>(A, (size_t)M * K, &ta);
+  if (s == CK_OK) s = make_texture<T>(B, (size_t)K * N, &tb);
+  if (s == CK_OK) {
+    mm_texture<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(
+        M, N, K, ta.tex, ta.offset, tb.tex, tb.offset, C);
+    s = ck_cuda_check(cudaGetLastError(), "launching a matmul kernel");
+    /* the objects may not be destroyed while the kernel reads through them */
+    ck_status w = ck_cuda_check(cudaStreamSynchronize(0), "running the texture matmul kernel");
+    if (s == CK_OK) s = w;
+  }
+  s = free_texture(&tb, s);
+  return free_texture(&ta, s);
+}
+
 template <class T> __global__ void fill_zero_mm(T *p, size_t count) {
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) p[i] = (T)0;
@@ -283,6 +218,8 @@ static ck_status run_matmul(int kernel, const T *A, const T *B, T *C, int m, int
   case CK_MATMUL_TILED32:
     mm_tiled<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(M, N, K, rA, rB, C);
     break;
+  case CK_MATMUL_TEXTURE:
+    return run_texture<T>(M, N, K, rA, rB, C);
   case CK_MATMUL_REGBLOCK:
   case CK_MATMUL_VECTORIZED:
   case CK_MATMUL_WARPTILE:

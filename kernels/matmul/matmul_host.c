@@ -4,8 +4,10 @@
 
 #include "ck_internal.h"
 
-static const char *const kernel_names[] = {"naive",      "tiled16",  "tiled32", "regblock",
-                                           "vectorized", "warptile", "cublas"};
+static const char *const kernel_names[] = {"naive",    "tiled16",    "tiled32",  "texture",
+                                           "regblock", "vectorized", "warptile", "cublas"};
+_Static_assert(sizeof kernel_names / sizeof kernel_names[0] == CK_MATMUL_NUM,
+               "one name per ck_matmul_kernel");
 
 int ck_matmul_kernel_id(const char *name) {
   for (int i = 0; i < CK_MATMUL_NUM; i++)

@@ -370,6 +370,7 @@ typedef enum {
   CK_MATMUL_NAIVE = 0,  /* one thread per output, uncoalesced */
   CK_MATMUL_TILED16,    /* shared-memory tiles, TILE_WIDTH 16, boundary checks */
   CK_MATMUL_TILED32,    /* the same with TILE_WIDTH 32 */
+  CK_MATMUL_TEXTURE,    /* tiled32 reading its operands through texture objects */
   CK_MATMUL_REGBLOCK,   /* 2-D register blocking (TM x TN outputs per thread) */
   CK_MATMUL_VECTORIZED, /* + 16-byte loads, transposed A tile */
   CK_MATMUL_WARPTILE,   /* + warp tiling, double-buffered tiles */
@@ -386,6 +387,9 @@ ck_status ck_matmul(const ck_product *p);
 ck_status ck_matmul_device(const ck_product *p);
 /* Kernel-only timing on random device inputs, as ck_minplus_time. */
 ck_status ck_matmul_time(const ck_product *p, const ck_timing *tm);
+/* For tests: the "texture" kernel refuses operands beyond `elements` (below the device's own
+ * limit on a linear texture; 0: that limit alone). Returns the value before. */
+size_t ck_matmul_set_texture_limit(size_t elements);
 
 /* cuBLAS is not linked: it is found with dlopen on first use (libcublas.so.13, .12, or the file
  * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */
