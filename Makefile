@@ -6,6 +6,9 @@
 #   make install  `pkg install` the tarball into your Octave
 #   make dist     the package tarball, cudakernels-VERSION.tar.gz
 #   make build    compile the gateway in src/ (for development)
+#   make quick    compile the gateway in src/ (only what changed) and run the tests in the tree,
+#                 with no tarball and no pkg install; `make quick T=gpu_minplus` runs one file's tests
+#   make -C dev   the C drivers that check and time each kernel version without Octave (dev/)
 # CUDA_ARCH (see src/Makefile) narrows the GPUs built for, e.g.
 #   make check CUDA_ARCH="-gencode arch=compute_90,code=sm_90"
 
@@ -47,6 +50,23 @@ build/pkg/.installed: $(TARBALL)
 check: build/pkg/.installed
 	tests/run_tests.sh $(PREFIX) $(OCTAVE)
 
+# In the tree: inst/, src/ (the gateway), tests/ and bench/ on the path; T names one file of them.
+QUICK_DIRS := inst tests bench
+QUICK_FILE := $(if $(T),$(firstword $(wildcard $(T) $(foreach d,$(QUICK_DIRS),$(d)/$(T) $(d)/$(T).m))))
+QUICK_ALL := '$(CURDIR)/inst', '$(CURDIR)/tests', '$(CURDIR)/bench'
+ifneq ($(filter quick,$(MAKECMDGOALS)),)
+ifneq ($(T),)
+ifeq ($(QUICK_FILE),)
+$(error no test file $(T) in $(QUICK_DIRS))
+endif
+endif
+endif
+quick: build
+	$(OCTAVE) --no-gui --no-init-file --no-history --eval "\
+	  addpath ('$(CURDIR)/src'); addpath ('$(CURDIR)/inst'); addpath ('$(CURDIR)/tests'); \
+	  addpath ('$(CURDIR)/bench'); printf ('cudakernels in the tree; GPU: %d\n', gpu_available ()); \
+	  exit (run_tests ({$(if $(T),'$(CURDIR)/$(QUICK_FILE)',$(QUICK_ALL))}) > 0);"
+
 install: $(TARBALL)
 	$(OCTAVE) --no-gui --no-history --eval "pkg install '$(TARBALL)'"
 
@@ -67,4 +87,4 @@ clean:
 	$(MAKE) -C src clean
 	rm -rf build $(NAME)-*.tar.gz
 
-.PHONY: all build dist check install deps run bench clean
+.PHONY: all build dist check quick install deps run bench clean

@@ -4,7 +4,8 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{nfail} =} run_tests (@var{dirs})
 ## Run every test block of the .m files in the folders @var{dirs} (a cellstr:
-## the installed package's function folder, tests/) and print one line per file
+## the installed package's function folder, tests/; an entry may also name one
+## .m file, e.g. for @samp{make quick T=gpu_minplus}) and print one line per file
 ## and the summary line @samp{N passed, N failed, N skipped}.  Skipped tests are
 ## those whose @code{%!testif} condition was false (GPU tests without a GPU).
 ## Returns the number of failures; the caller turns it into the exit status.
@@ -14,9 +15,13 @@ function nfail = run_tests (dirs)
   totals = zeros (1, 3);   # passed, failed, skipped
   failed_files = {};
   for d = 1:numel (dirs)
-    files = dir (fullfile (dirs{d}, "*.m"));
+    if (isfolder (dirs{d}))
+      files = dir (fullfile (dirs{d}, "*.m"));
+    else
+      files = dir (dirs{d});
+    endif
     for f = 1:numel (files)
-      file = fullfile (dirs{d}, files(f).name);
+      file = fullfile (files(f).folder, files(f).name);
       if (! has_tests (file))
         continue;
       endif
