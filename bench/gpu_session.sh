@@ -5,8 +5,9 @@
 #   bench/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize perf bench narrow pages apsp e2e
-# matmulbench sumbench devices" (devices: one GPU against all of them; on a one-GPU machine the
+# output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench narrow
+# pages apsp e2e matmulbench sumbench devices compare" (compare: this build against the one
+# installed under $COMPARE_PKG, alternating processes $COMPARE_ROUNDS times, default 2) (devices: one GPU against all of them; on a one-GPU machine the
 # cost of the spread, at 16384 only unless DEVICES_ARGS, Octave option pairs, say otherwise)
 # (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
 # mex_return_floor.mex for the e2e step.
@@ -39,19 +40,36 @@ if has_step tests; then
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 
-if has_step sanitize; then
-  for tool in memcheck racecheck; do
-    echo "== compute-sanitizer $tool"
-    # racecheck lost track of launches from two host threads at once and hung: the spread
-    # products' threads run under memcheck only (tests/sanitize_spread.m)
-    spread=""
-    [[ $tool == memcheck ]] && spread="sanitize_spread ();"
-    compute-sanitizer --tool "$tool" --leak-check full --error-exitcode 9 \
-      "$octave" --no-gui --no-init-file --no-history \
-      --eval "$path_cmd sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp (); $spread" > "$out/$tool.log" 2>&1
+# memcheck (with leak checking) over every sanitize script in one process; racecheck one script
+# per process, each under its own time limit and timed, so that a slow one is named rather than
+# ending the whole call ("sanitize" is both).
+sanitizer() { # TOOL LOG SCRIPTS
+  compute-sanitizer --tool "$1" --leak-check full --error-exitcode 9 \
+    "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $3" > "$2" 2>&1
+}
+has_step sanitize && steps="$steps memcheck racecheck"
+if has_step memcheck; then
+  echo "== compute-sanitizer memcheck"
+  start=$SECONDS
+  sanitizer memcheck "$out/memcheck.log" \
+    "sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp (); sanitize_spread ();"
+  rc=$?
+  grep -E "ERROR SUMMARY|LEAK SUMMARY|sanitize_|error" "$out/memcheck.log" | head -20
+  echo "memcheck exit status: $rc ($((SECONDS - start)) s)"
+  [ $rc -eq 0 ] || status=1
+fi
+if has_step racecheck; then
+  # racecheck lost track of launches from two host threads at once and hung: the spread
+  # products' threads run under memcheck only (tests/sanitize_spread.m)
+  for script in sanitize_minplus sanitize_sum sanitize_matmul sanitize_apsp; do
+    echo "== compute-sanitizer racecheck: $script"
+    start=$SECONDS
+    export -f sanitizer
+    export octave path_cmd
+    timeout "${RACECHECK_LIMIT:-240}" bash -c "sanitizer racecheck '$out/racecheck_$script.log' '$script ();'"
     rc=$?
-    grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|sanitize_|error" "$out/$tool.log" | head -20
-    echo "$tool exit status: $rc"
+    grep -E "RACECHECK SUMMARY|ERROR SUMMARY|sanitize_|error" "$out/racecheck_$script.log" | head -8
+    echo "racecheck $script exit status: $rc ($((SECONDS - start)) s)"
     [ $rc -eq 0 ] || status=1
   done
 fi
@@ -90,5 +108,37 @@ if has_step devices; then
   [[ -z $args && $gpus -lt 2 ]] && args="'sizes', 16384, 'sweep', [1024 4096], 'apsp', [8192 16384]"
   bench_step bench_devices.txt "one GPU against all of them ($gpus visible)" \
     "bench_devices (${args:+$args, }'csv', '$out/bench_devices.csv');"
+fi
+if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
+  echo "== this build (new) against $COMPARE_PKG (old), alternating processes"
+  base=$(cd "$COMPARE_PKG" && pwd)
+  bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
+  barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
+  for round in $(seq "${COMPARE_ROUNDS:-2}"); do
+    for who in old new; do
+      if [[ $who == old ]]; then p="addpath ('$barch'); addpath ('$bpkg'); addpath ('$here');"
+      else p="$path_cmd"; fi
+      "$octave" --no-gui --no-init-file --no-history \
+        --eval "$p bench_compare ('$who', '$out/compare.csv');" 2>&1 | grep -v "ignoring const"
+    done
+  done | tee "$out/compare.txt"
+  # per case: the median of each build's rounds and new / old
+  awk -F, '{ t[$2 "," $1] = t[$2 "," $1] " " $3; cases[$2] = 1 }
+    function med(s,  a, n, i, j, x) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    END { printf "%-34s %10s %10s %8s\n", "case", "old ms", "new ms", "new/old"
+      for (c in cases) { o = med(t[c ",old"]); w = med(t[c ",new"]); printf "%-34s %10.4f %10.4f %8.3f\n", c, o, w, w / o } }' \
+    "$out/compare.csv" | sort | tee "$out/compare_summary.txt"
+fi
+
+if has_step dev && [[ -x $here/../dev/semiring ]]; then
+  echo "== dev/: the C drivers, check and time without Octave"
+  d=$here/../dev
+  for drv in ceilings semiring matmul sum apsp; do
+    [[ -x $d/$drv ]] || continue
+    echo "-- dev/$drv"
+    "$d/$drv" ${DEV_ARGS:-} 2>&1 | tee "$out/dev_$drv.txt" | tail -40
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
 fi
 exit $status
