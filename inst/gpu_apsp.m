@@ -103,7 +103,10 @@ function [D, P] = gpu_apsp (W, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [kernel, verbose, devices] = parse_options (varargin);
+  [kernel, verbose, devices] = ck_options ("gpu_apsp", varargin, {"kernel", "gpu", {"gpu", "cpu"};
+                                                                   "verbose", 0, "logical";
+                                                                   "devices", [], "devices"});
+  verbose = double (verbose);   # the gateway takes a number
   if (isa (W, "gpu_array"))
     [id, cls, dims] = facts (W);
     check_class ("W", cls, true);
@@ -133,40 +136,6 @@ function [D, P] = gpu_apsp (W, varargin)
   else
     [D, P] = ck_call ("gpu_apsp", "apsp", W, kernel, verbose, devices);
   endif
-endfunction
-
-function [kernel, verbose, devices] = parse_options (opts)
-  kernel = "gpu";
-  verbose = 0;
-  devices = [];
-  if (mod (numel (opts), 2) != 0)
-    error ("cudakernels:invalidinput", "gpu_apsp: options must come in NAME, VALUE pairs");
-  endif
-  for i = 1:2:numel (opts)
-    name = opts{i};
-    value = opts{i+1};
-    if (! ischar (name))
-      error ("cudakernels:invalidinput", "gpu_apsp: option names must be strings");
-    endif
-    switch (lower (name))
-      case "kernel"
-        if (! ischar (value) || ! any (strcmpi (value, {"gpu", "cpu"})))
-          error ("cudakernels:invalidinput",
-                 "gpu_apsp: the kernel must be \"gpu\" or \"cpu\"");
-        endif
-        kernel = lower (value);
-      case "verbose"
-        if (! isscalar (value) || ! (islogical (value) || isnumeric (value)))
-          error ("cudakernels:invalidinput", "gpu_apsp: verbose must be true or false");
-        endif
-        verbose = double (logical (value));
-      case "devices"
-        devices = ck_devices_arg ("gpu_apsp", value);
-      otherwise
-        error ("cudakernels:invalidinput", ["gpu_apsp: unknown option \"%s\"; the options are ",
-                                            "\"kernel\", \"verbose\" and \"devices\""], name);
-    endswitch
-  endfor
 endfunction
 
 function check_class (name, cls, real_numeric)

@@ -64,15 +64,14 @@ classdef gpu_array < handle
         G.dims = varargin{3};
         return;
       endif
-      where = {};
-      if (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "device"))
-        where = varargin(2);
-        if (! (isnumeric (where{1}) && isscalar (where{1}) && isreal (where{1})))
-          error ("cudakernels:invalidinput", "gpu_array: the device is a number, as gpu_device () shows it");
-        endif
-      elseif (nargin != 1)
+      if (nargin < 1)
         error ("Octave:invalid-fun-call",
                "Invalid call to gpu_array: use G = gpu_array (X) or gpu_array (X, \"device\", I)");
+      endif
+      where = {};   # the gateway's default: the selected device
+      if (nargin > 1)
+        o = ck_options ("gpu_array", varargin, {"device", [], "index"});
+        where = {o.device};
       endif
       if (isa (X, "gpu_array"))
         X = gather (X);

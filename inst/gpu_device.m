@@ -37,11 +37,8 @@ function out = gpu_device (I)
     print_usage ();
   endif
   if (nargin == 1)
-    if (! (isnumeric (I) && isreal (I) && isscalar (I) && I == fix (I) && I >= 1))
-      error ("cudakernels:invalidinput",
-             "gpu_device: I must be a GPU number, 1 to gpu_device_count ()");
-    endif
-    ck_call ("gpu_device", "device_select", double (I));
+    I = ck_value ("gpu_device", "the GPU number I", I, "index");   # whether it exists the gateway says
+    ck_call ("gpu_device", "device_select", I);
   endif
   s = ck_call ("gpu_device", "info");
   if (nargout > 0)

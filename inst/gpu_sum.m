@@ -79,7 +79,7 @@ function y = gpu_sum (x, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [dim, type, kernel] = parse_arguments (x, varargin{:});
+  [dim, type, kernel] = parse_arguments (varargin{:});
   if (isa (x, "gpu_array"))
     y = sum_on_device (x, dim, type, kernel);
     return;
@@ -177,48 +177,17 @@ function args = sum_args (dim, type)
   endif
 endfunction
 
-function [dim, type, kernel] = parse_arguments (x, varargin)
+## DIM, if given, comes first; the type stands alone, as in Octave's sum.
+function [dim, type, kernel] = parse_arguments (varargin)
   dim = [];
-  type = "default";
-  kernel = "shuffle";
   args = varargin;
   if (! isempty (args) && ! ischar (args{1}))
-    dim = args{1};
+    dim = ck_value ("gpu_sum", "DIM", args{1}, "index");
     args(1) = [];
-    if (! (isnumeric (dim) && isreal (dim) && isscalar (dim) && dim == fix (dim) && dim >= 1))
-      error ("cudakernels:invalidinput",
-             "gpu_sum: DIM must be a positive integer scalar");
-    endif
-    dim = double (dim);
   endif
-  i = 1;
-  while (i <= numel (args))
-    opt = args{i};
-    if (! ischar (opt) || ! isrow (opt))
-      error ("cudakernels:invalidinput", "gpu_sum: options must be strings");
-    endif
-    switch (lower (opt))
-      case {"native", "double", "extra", "default"}
-        type = lower (opt);
-        i += 1;
-      case "kernel"
-        if (i == numel (args) || ! ischar (args{i+1}) || ! isrow (args{i+1}))
-          error ("cudakernels:invalidinput",
-                 "gpu_sum: \"kernel\" must be followed by a kernel name");
-        endif
-        kernel = lower (args{i+1});
-        if (! any (strcmp (kernel, gpu_kernels ("sum"))))
-          error ("cudakernels:invalidinput",
-                 "gpu_sum: unknown kernel \"%s\"; the kernels are: %s",
-                 args{i+1}, strjoin (gpu_kernels ("sum"), ", "));
-        endif
-        i += 2;
-      otherwise
-        error ("cudakernels:invalidinput",
-               "gpu_sum: unknown option \"%s\"; the options are: \"native\", \"double\", \"extra\", \"kernel\"",
-               opt);
-    endswitch
-  endwhile
+  [type, kernel] = ck_options ("gpu_sum", args,
+                               {"type", "default", {"native", "double", "extra", "default"}, true;
+                                "kernel", "shuffle", @() gpu_kernels("sum"), false});
 endfunction
 
 function check_input (x)
