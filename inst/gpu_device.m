@@ -37,7 +37,7 @@ function out = gpu_device (I)
     print_usage ();
   endif
   if (nargin == 1)
-    I = ck_value ("gpu_device", "the GPU number I", I, "index");   # whether it exists the gateway says
+    I = ck_value ("gpu_device", "the GPU number I", I, "index");   # the gateway: whether it exists
     ck_call ("gpu_device", "device_select", I);
   endif
   s = ck_call ("gpu_device", "info");

@@ -242,9 +242,6 @@ endfunction
 %!  assert (gpu_sum (B', 1, "kernel", kernel), sum (B', 1));
 %!  assert (gpu_sum (B, 2, "kernel", kernel), sum (B, 2));
 %!endfunction
-%!function tf = gpu_memory_is_released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 ## ---- the CPU reference, which CI runs without a GPU ----
 %!test
@@ -322,7 +319,7 @@ endfunction
 %! for k = setdiff (gpu_kernels ("sum"), {"cpu"})
 %!   check_kernel (k{1});
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## N-D, every dimension, NaN/Inf, a million and three elements
@@ -360,7 +357,7 @@ endfunction
 %! assert (gpu_sum (int8 ([100 100 -100]), "native"), int8 (27));
 %! assert (gpu_sum (logical ([1 0 1; 0 0 1])), [1 0 2]);
 %! assert (gpu_sum (logical ([1 0 1; 0 0 1]), "native"), logical ([1 0 1]));
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## accuracy: 10^8 uniform singles within 1e-6 of the double sum
@@ -402,7 +399,7 @@ endfunction
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("test_alloc_limit", 0);
 %! end_unwind_protect
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 %! check_close (gpu_sum (x), x);
 
 %!demo

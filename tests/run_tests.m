@@ -26,7 +26,8 @@ function nfail = run_tests (dirs)
         t0 = tic ();
         [npass, nf, ns] = run_file (file, ! isempty (sub{1}));
         totals += [npass, nf, ns];
-        printf ("%-28s %3d passed, %d failed, %d skipped  (%.1f s)\n", name, npass, nf, ns, toc (t0));
+        printf ("%-28s %3d passed, %d failed, %d skipped  (%.1f s)\n", name, npass, nf, ns,
+                toc (t0));
         if (nf > 0)
           failed_files{end+1} = name;
         endif

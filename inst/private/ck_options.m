@@ -3,7 +3,7 @@
 
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{opts} =} ck_options (@var{caller}, @var{args}, @var{spec})
-## @deftypefnx {} {[@var{v1}, @var{v2}, @dots{}] =} ck_options (@var{caller}, @var{args}, @var{spec})
+## @deftypefnx {} {[@var{v1}, @var{v2}, @dots{}] =} ck_options (@dots{})
 ## The options of @var{caller}: @var{args} is the tail of its argument list (a
 ## cell), NAME, VALUE pairs; @var{spec} a cell with one row per option,
 ## @code{@{@var{name}, @var{default}, @var{check}@}}.  Returns a struct with one
@@ -114,7 +114,9 @@ endfunction
 %!error <f: unknown option "speed"; the options are: "kernel", "verbose"> ...
 %! ck_options ("f", {"speed", 1}, {"kernel", "gpu", {"gpu"}; "verbose", false, "logical"})
 %!error <f: unknown option "fast"; the options are: "native", "double", "kernel"> ...
-%! ck_options ("f", {"fast"}, {"type", "default", {"native", "double"}, true; "kernel", "", "string", false})
-%!error <f: the option "kernel" needs a value> ck_options ("f", {"kernel"}, {"kernel", "", "string"})
+%! ck_options ("f", {"fast"}, {"type", "default", {"native", "double"}, true;
+%!                             "kernel", "", "string", false})
+%!error <f: the option "kernel" needs a value> ...
+%! ck_options ("f", {"kernel"}, {"kernel", "", "string"})
 %!error <f: expected an option name, not a double> ck_options ("f", {3}, {"kernel", "", "string"})
 %!error id=cudakernels:invalidinput ck_options ("f", {"kernel", 3}, {"kernel", "", "string"})
