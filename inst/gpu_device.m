@@ -129,7 +129,7 @@ endfunction
 %!   s = gpu_info ();
 %!   assert ([s.gpu_arrays], [1 2 zeros(1, numel (s) - 2)]);
 %!   clear G1 G2 C
-%!   assert (__cudakernels__ ("memory"), [0 0]);
+%!   assert (__ck_released__ ());
 %! unwind_protect_cleanup
 %!   gpu_device (before);
 %! end_unwind_protect
