@@ -103,7 +103,10 @@ function [D, P] = gpu_apsp (W, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [kernel, verbose, devices] = parse_options (varargin);
+  [kernel, verbose, devices] = ck_options ("gpu_apsp", varargin, {"kernel", "gpu", {"gpu", "cpu"};
+                                                                   "verbose", 0, "logical";
+                                                                   "devices", [], "devices"});
+  verbose = double (verbose);   # the gateway takes a number
   if (isa (W, "gpu_array"))
     [id, cls, dims] = facts (W);
     check_class ("W", cls, true);
@@ -135,40 +138,6 @@ function [D, P] = gpu_apsp (W, varargin)
   endif
 endfunction
 
-function [kernel, verbose, devices] = parse_options (opts)
-  kernel = "gpu";
-  verbose = 0;
-  devices = [];
-  if (mod (numel (opts), 2) != 0)
-    error ("cudakernels:invalidinput", "gpu_apsp: options must come in NAME, VALUE pairs");
-  endif
-  for i = 1:2:numel (opts)
-    name = opts{i};
-    value = opts{i+1};
-    if (! ischar (name))
-      error ("cudakernels:invalidinput", "gpu_apsp: option names must be strings");
-    endif
-    switch (lower (name))
-      case "kernel"
-        if (! ischar (value) || ! any (strcmpi (value, {"gpu", "cpu"})))
-          error ("cudakernels:invalidinput",
-                 "gpu_apsp: the kernel must be \"gpu\" or \"cpu\"");
-        endif
-        kernel = lower (value);
-      case "verbose"
-        if (! isscalar (value) || ! (islogical (value) || isnumeric (value)))
-          error ("cudakernels:invalidinput", "gpu_apsp: verbose must be true or false");
-        endif
-        verbose = double (logical (value));
-      case "devices"
-        devices = ck_devices_arg ("gpu_apsp", value);
-      otherwise
-        error ("cudakernels:invalidinput", ["gpu_apsp: unknown option \"%s\"; the options are ",
-                                            "\"kernel\", \"verbose\" and \"devices\""], name);
-    endswitch
-  endfor
-endfunction
-
 function check_class (name, cls, real_numeric)
   classes = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32"};
   if (! real_numeric || ! any (strcmp (cls, classes)))
@@ -197,9 +166,10 @@ function F = full_graph (S)
 endfunction
 
 ## Test helpers.  ref_fw is Octave's own plain Floyd-Warshall (exact on the
-## integer-valued weights the tests use); graphs get negative edges without
-## negative cycles from potentials (w(i,j) = c(i,j) + h(i) - h(j), c >= 0,
-## so every cycle weighs sum (c) >= 0, and zero-weight cycles occur).
+## integer-valued weights the tests use); the graphs (__ck_graph__, shared with
+## tests/) get negative edges without negative cycles from potentials (w(i,j) =
+## c(i,j) + h(i) - h(j), c >= 0, so every cycle weighs sum (c) >= 0, and
+## zero-weight cycles occur where asked for).
 %!function [D, P] = ref_fw (W)
 %!  n = rows (W); cls = class (W);
 %!  if (isinteger (W))
@@ -222,29 +192,6 @@ endfunction
 %!    D = cast (max (min (D, hi), lo), cls);
 %!  endif
 %!  P = int32 (P);
-%!endfunction
-%!function W = graph (n, cls, density, negative, zero_cycles = false)
-%!  ## integer weights with many ties; no edge where rand > density; zero
-%!  ## weights on edges i -> j with i < j only (so that no cycle weighs zero)
-%!  ## unless zero_cycles
-%!  C = randi ([0 9], n, n);
-%!  if (! zero_cycles)
-%!    C = C + tril (C == 0, -1);
-%!  elseif (n >= 2)
-%!    C(1,2) = 0; C(2,1) = 0;   # at least one zero cycle, before the potentials
-%!  endif
-%!  if (negative)
-%!    h = randi ([0 20], n, 1);
-%!    C = C + h - h';
-%!  endif
-%!  C(rand (n) > density) = Inf;
-%!  C(1:n+1:end) = 0;
-%!  if (any (strcmp (cls, {"double", "single"})))
-%!    W = cast (C, cls);
-%!  else
-%!    C(isinf (C)) = double (intmax (cls));
-%!    W = cast (C, cls);
-%!  endif
 %!endfunction
 %!function check_paths (W, D, P)
 %!  ## every path walked back through P ends at its source and weighs D (in
@@ -274,23 +221,13 @@ endfunction
 %!    assert (w, Dd(i(q), j(q)));
 %!  endfor
 %!endfunction
-%!function x = intmax_of (W)
-%!  if (isinteger (W))
-%!    x = intmax (class (W));
-%!  else
-%!    x = Inf;
-%!  endif
-%!endfunction
-%!function tf = released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 ## ---- the CPU reference against Octave's own Floyd-Warshall (runs everywhere) ----
 %!test
 %! for cls = {"double", "single", "int8", "uint8", "int16", "int32", "uint32"}
 %!   for n = [1 2 5 31 64]
 %!     neg = ! any (strcmp (cls{1}, {"uint8", "uint32"}));
-%!     W = graph (n, cls{1}, 0.3, neg);
+%!     W = __ck_graph__ (n, cls{1}, 0.3, neg);
 %!     [D, P] = gpu_apsp (W, "kernel", "cpu");
 %!     [Dr, Pr] = ref_fw (W);
 %!     assert (class (D), cls{1}); assert (class (P), "int32");
@@ -362,7 +299,7 @@ endfunction
 %!       if (n == 1000 && ! any (strcmp (cls{1}, {"single", "int16", "int32"})))
 %!         continue;   # the larger size on one class of each work type
 %!       endif
-%!       W = graph (n, cls{1}, 0.05 + 0.5 * rand (), neg);
+%!       W = __ck_graph__ (n, cls{1}, 0.05 + 0.5 * rand (), neg);
 %!       W0 = W;
 %!       [D, P] = gpu_apsp (W);
 %!       [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
@@ -375,7 +312,7 @@ endfunction
 %!     endfor
 %!   endfor
 %! endfor
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## many rounds (17 at n = 4099, which one GPU runs looking a round ahead: the
 ## next round's strips beside the product) in every class and every work type,
@@ -391,7 +328,7 @@ endfunction
 %!  X = cast (X, cls);
 %!endfunction
 %!testif ; gpu_available ()
-%! W = graph (4099, "double", 0.002, false);
+%! W = __ck_graph__ (4099, "double", 0.002, false);
 %! [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
 %! assert (max (Dr(isfinite (Dr))) < 127);   # no class saturates
 %! runs = {"int8", "auto", "uint16"; "uint8", "auto", "uint16"; "int16", "auto", "uint16";
@@ -414,7 +351,7 @@ endfunction
 %!   assert (D1, D, 0);
 %! endfor
 %! check_paths (W, D, P);   # every class's P is Pr
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## graphs with zero-weight cycles (where blocked Floyd-Warshall's order alone
 ## would let P lead round in circles): the same D and P as the CPU reference
@@ -422,7 +359,7 @@ endfunction
 %! for cls = {"double", "single", "int8", "int16", "int32", "uint16"}
 %!   neg = any (strcmp (cls{1}, {"double", "int8"}));
 %!   for n = [2 300]
-%!     W = graph (n, cls{1}, 0.3, neg, true);
+%!     W = __ck_graph__ (n, cls{1}, 0.3, neg, true);
 %!     [D, P] = gpu_apsp (W);
 %!     [Dc, Pc] = gpu_apsp (W, "kernel", "cpu");
 %!     assert (D, Dc, 0); assert (P, Pc);
@@ -430,17 +367,17 @@ endfunction
 %!   endfor
 %! endfor
 %! ## on the device
-%! W = graph (257, "single", 0.3, false, true); W(3,4) = 0; W(4,3) = 0;
+%! W = __ck_graph__ (257, "single", 0.3, false, true); W(3,4) = 0; W(4,3) = 0;
 %! [D, P] = gpu_apsp (gpu_array (W));
 %! [Dc, Pc] = gpu_apsp (W, "kernel", "cpu");
 %! assert (gather (D), Dc, 0); assert (gather (P), Pc);
 %! clear D P
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## disconnected parts, isolated vertices and integer extremes
 %!testif ; gpu_available ()
 %! n = 300;
-%! W = graph (n, "double", 0.2, true);
+%! W = __ck_graph__ (n, "double", 0.2, true);
 %! W(1:150, 151:end) = Inf; W(151:end, 1:150) = Inf;   # two parts
 %! W(77, :) = Inf; W(:, 77) = Inf; W(77, 77) = 0;      # an isolated vertex
 %! [D, P] = gpu_apsp (W);
@@ -483,7 +420,7 @@ endfunction
 
 ## gpu_array in, gpu_array out; sparse; negative cycles
 %!testif ; gpu_available ()
-%! W = graph (400, "single", 0.1, true);
+%! W = __ck_graph__ (400, "single", 0.1, true);
 %! G = gpu_array (W);
 %! [DG, PG] = gpu_apsp (G);
 %! assert (isa (DG, "gpu_array") && isa (PG, "gpu_array"));
@@ -495,10 +432,10 @@ endfunction
 %! S = sparse ([1 2 3], [2 3 1], [4 5 6], 3, 3);
 %! assert (gpu_apsp (S), [0 4 9; 11 0 5; 6 10 0]);
 %! clear G DG PG;
-%! assert (released ());
+%! assert (__ck_released__ ());
 %!testif ; gpu_available ()
 %! for cls = {"double", "single", "int16", "int32"}
-%!   W = graph (600, cls{1}, 0.3, false);
+%!   W = __ck_graph__ (600, cls{1}, 0.3, false);
 %!   W(400, 17) = -1000; W(17, 523) = 0; W(523, 400) = 0;   # the cycle 17 -> 523 -> 400 -> 17
 %!   try
 %!     gpu_apsp (W);
@@ -508,11 +445,11 @@ endfunction
 %!     ## every negative cycle uses the edge 400 -> 17: v is on one when a path
 %!     ## 17 ~> v ~> 400 without that edge is shorter than 1000
 %!     v = str2double (regexp (err.message, 'vertex (\d+)', "tokens", "once"){1});
-%!     W(400, 17) = intmax_of (W);
+%!     W(400, 17) = __ck_intmax_of__ (class (W));
 %!     D0 = double (gpu_apsp (W, "kernel", "cpu"));
 %!     assert (D0(17, v) + D0(v, 400) < 1000);
 %!   end_try_catch
-%!   assert (released ());
+%!   assert (__ck_released__ ());
 %! endfor
 %!testif ; gpu_available ()
 %! try
@@ -529,11 +466,11 @@ endfunction
 %! catch err
 %!   assert (err.identifier, "cudakernels:invalidinput");
 %! end_try_catch
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## Ctrl-C (through the test hook) and out of memory leave nothing behind
 %!testif ; gpu_available ()
-%! W = graph (2000, "single", 0.5, false);
+%! W = __ck_graph__ (2000, "single", 0.5, false);
 %! __cudakernels__ ("settings", "test_cancel_after", 2);
 %! try
 %!   [D, P] = gpu_apsp (W);
@@ -541,7 +478,7 @@ endfunction
 %! catch err
 %!   assert (err.identifier, "cudakernels:interrupted");
 %! end_try_catch
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
 %!   try
@@ -553,7 +490,7 @@ endfunction
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_apsp (W(1:300, 1:300)), gpu_apsp (W(1:300, 1:300), "kernel", "cpu"));
 
 %!demo

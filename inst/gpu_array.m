@@ -64,15 +64,14 @@ classdef gpu_array < handle
         G.dims = varargin{3};
         return;
       endif
-      where = {};
-      if (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "device"))
-        where = varargin(2);
-        if (! (isnumeric (where{1}) && isscalar (where{1}) && isreal (where{1})))
-          error ("cudakernels:invalidinput", "gpu_array: the device is a number, as gpu_device () shows it");
-        endif
-      elseif (nargin != 1)
+      if (nargin < 1)
         error ("Octave:invalid-fun-call",
                "Invalid call to gpu_array: use G = gpu_array (X) or gpu_array (X, \"device\", I)");
+      endif
+      where = {};   # the gateway's default: the selected device
+      if (nargin > 1)
+        o = ck_options ("gpu_array", varargin, {"device", [], "index"});
+        where = {o.device};
       endif
       if (isa (X, "gpu_array"))
         X = gather (X);
@@ -216,9 +215,6 @@ endfunction
 %!   assert (err.identifier, "cudakernels:nodevice");
 %! end_try_catch
 
-%!function tf = released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0 0]);
-%!endfunction
 
 %!testif ; gpu_available ()
 %! ## round trips of every class and shape, and the queries
@@ -240,7 +236,7 @@ endfunction
 %! assert ([r c], [2 12]);
 %! assert (size (gpu_array (ones (2, 3)), 3), 1);
 %! clear G
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## chained operations stay on the device and give the host results
@@ -262,7 +258,7 @@ endfunction
 %! assert (classUnderlying (E), "single");
 %! assert (gather (E), gpu_minplus (A, B));
 %! clear C D M S E
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## 10^4 create/free cycles leave the device memory where it was
@@ -273,7 +269,7 @@ endfunction
 %!   G = gpu_array (X);
 %! endfor
 %! clear G
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_info ()(1).free_memory >= free0 - 2^22);
 
 %!testif ; gpu_available ()
@@ -296,14 +292,14 @@ endfunction
 %! clear G H
 %! assert (gather (gpu_minplus (gpu_array (ones (2)))), 2 * ones (2));
 %! assert (gather (gpu_matmul (gpu_array (ones (2)), ones (2))), 2 * ones (2));
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## "pkg unload" runs PKG_DEL, which releases every device array
 %! G = gpu_array (ones (100));
 %! H = gpu_minplus (G, G);
 %! run (fullfile (fileparts (which ("gpu_minplus")), "PKG_DEL.m"));
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! try
 %!   gather (H);
 %!   error ("test:noerror", "no error for an array released at unload");

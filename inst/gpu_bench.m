@@ -102,25 +102,12 @@ function opt = options (op, varargin)
       error ("cudakernels:invalidinput",
              "gpu_bench: unknown operation \"%s\"; the operations are: sum, matmul, minplus", op);
   endswitch
-  opt = struct ("sizes", sizes, "classes", {{"single", "double"}}, "kernels", {kernels},
-                "budget", 1, "csv", "", "plot", "");
-  if (mod (numel (varargin), 2))
-    error ("cudakernels:invalidinput", "gpu_bench: options come in NAME, VALUE pairs");
-  endif
-  for i = 1:2:numel (varargin)
-    name = varargin{i};
-    if (! ischar (name) || ! isfield (opt, name))
-      error ("cudakernels:invalidinput",
-             "gpu_bench: unknown option; the options are: %s", strjoin (fieldnames (opt)', ", "));
-    endif
-    opt.(name) = varargin{i+1};
-  endfor
-  if (ischar (opt.classes))
-    opt.classes = {opt.classes};
-  endif
-  if (ischar (opt.kernels))
-    opt.kernels = {opt.kernels};
-  endif
+  opt = ck_options ("gpu_bench", varargin, {"sizes", sizes, "sizes";
+                                            "classes", {"single", "double"}, "strings";
+                                            "kernels", kernels, "strings";
+                                            "budget", 1, "positive";
+                                            "csv", "", "string";
+                                            "plot", "", "string"});
 endfunction
 
 function u = rate_unit (op)

@@ -37,11 +37,8 @@ function out = gpu_device (I)
     print_usage ();
   endif
   if (nargin == 1)
-    if (! (isnumeric (I) && isreal (I) && isscalar (I) && I == fix (I) && I >= 1))
-      error ("cudakernels:invalidinput",
-             "gpu_device: I must be a GPU number, 1 to gpu_device_count ()");
-    endif
-    ck_call ("gpu_device", "device_select", double (I));
+    I = ck_value ("gpu_device", "the GPU number I", I, "index");   # the gateway: whether it exists
+    ck_call ("gpu_device", "device_select", I);
   endif
   s = ck_call ("gpu_device", "info");
   if (nargout > 0)
@@ -132,7 +129,7 @@ endfunction
 %!   s = gpu_info ();
 %!   assert ([s.gpu_arrays], [1 2 zeros(1, numel (s) - 2)]);
 %!   clear G1 G2 C
-%!   assert (__cudakernels__ ("memory"), [0 0]);
+%!   assert (__ck_released__ ());
 %! unwind_protect_cleanup
 %!   gpu_device (before);
 %! end_unwind_protect

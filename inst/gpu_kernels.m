@@ -23,7 +23,7 @@ function names = gpu_kernels (op)
   if (nargin != 1)
     print_usage ();
   endif
-  if (! ischar (op) || ! isrow (op))
+  if (! ischar (op) || ! isrow (op))   # not ck_value: every product naming a kernel comes here
     error ("cudakernels:invalidinput", "gpu_kernels: OP must be a string");
   endif
   names = ck_call ("gpu_kernels", "kernels", op);

@@ -143,8 +143,9 @@ function [C, K] = gpu_minplus (A, varargin)
 endfunction
 
 ## Test helpers.  The reference is Octave's own formulation of the product; the
-## messy inputs mix integer ties, real values, NaN, +Inf and a few -Inf, with an
-## all-NaN row of A and column of B so that some results are NaN.
+## inputs (__ck_messy__, shared with tests/) mix integer ties, real values, NaN,
+## +Inf and a few -Inf, with an all-NaN row of A and column of B so that some
+## results are NaN.
 %!function R = ref_minplus (A, B)
 %!  m = rows (A); n = columns (B);
 %!  if (columns (A) == 0)
@@ -153,28 +154,11 @@ endfunction
 %!    R = reshape (min (A + permute (B, [3 1 2]), [], 2), m, n);
 %!  endif
 %!endfunction
-%!function X = messy (r, c, cls, ints)
-%!  X = 100 * randn (r, c);
-%!  if (ints)
-%!    X = round (X / 10);   # many ties
-%!  endif
-%!  u = rand (r, c);
-%!  X(u < 0.05) = NaN;
-%!  X(u >= 0.05 & u < 0.08) = Inf;
-%!  if (numel (X) > 0)
-%!    X(randi (numel (X), 1, min (2, numel (X)))) = -Inf;
-%!  endif
-%!  if (r >= 3 && c >= 2)
-%!    X(2, :) = NaN;
-%!    X(:, 2) = NaN;
-%!  endif
-%!  X = cast (X, cls);
-%!endfunction
 %!function check_kernel (kernel, cls, shapes)
 %!  for s = 1:rows (shapes)
 %!    m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
-%!    A = messy (m, k, cls, mod (s, 2));
-%!    B = messy (k, n, cls, mod (s + 1, 2));
+%!    A = __ck_messy__ ([m k], cls, mod (s, 2));
+%!    B = __ck_messy__ ([k n], cls, mod (s + 1, 2));
 %!    A0 = A + 0; B0 = B + 0;
 %!    C = gpu_minplus (A, B, "kernel", kernel);
 %!    if (m * k * n <= 2e7)
@@ -189,9 +173,6 @@ endfunction
 %!    assert (C, R, 0);
 %!    assert (A, A0, 0); assert (B, B0, 0);   # inputs untouched
 %!  endfor
-%!endfunction
-%!function tf = gpu_memory_is_released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
 %!endfunction
 
 ## ---- the CPU reference against Octave's formulation (runs everywhere) ----
@@ -235,7 +216,7 @@ endfunction
 %!    for s = 1:rows (shapes)
 %!      m = shapes(s, 1); k = shapes(s, 2); n = shapes(s, 3);
 %!      if (any (strcmp (cls{1}, {"double", "single"})))
-%!        A = messy (m, k, cls{1}, true); B = messy (k, n, cls{1}, true);
+%!        A = __ck_messy__ ([m k], cls{1}, true); B = __ck_messy__ ([k n], cls{1}, true);
 %!      else
 %!        A = cast (randi ([-3 3], m, k), cls{1}); B = cast (randi ([-3 3], k, n), cls{1});
 %!        A(rand (m, k) < 0.3) = intmax (cls{1}); B(rand (k, n) < 0.2) = intmin (cls{1});
@@ -333,22 +314,22 @@ endfunction
 %!testif ; gpu_available ()
 %! check_kernel ("warptile", "single", shapes);
 %! check_kernel ("warptile", "double", shapes);
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! check_kernel ("regblock", "single", shapes);
 %! check_kernel ("regblock", "double", shapes);
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! check_kernel ("coalesced", "single", shapes);
 %! check_kernel ("coalesced", "double", shapes);
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! check_kernel ("naive", "single", shapes);
 %! check_kernel ("naive", "double", shapes);
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## integer classes on every GPU kernel, odd and non-square sizes
@@ -359,7 +340,7 @@ endfunction
 %! A = int16 (randi ([-300 300], 500, 400)); B = int16 (randi ([-300 300], 400, 300));
 %! assert (gpu_minplus (A, B), gpu_minplus (A, B, "kernel", "cpu"));
 %! assert (gather (gpu_minplus (gpu_array (A), B)), gpu_minplus (A, B, "kernel", "cpu"));
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## the witness on every GPU kernel, and through gpu_arrays
@@ -373,11 +354,11 @@ endfunction
 %! [CG, KG] = gpu_minplus (gpu_array (A), B);
 %! assert (gather (CG), C); assert (gather (KG), K);
 %! clear CG KG
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## the default is warptile; the vN aliases name the same kernels
-%! A = messy (70, 70, "single", true);
+%! A = __ck_messy__ ([70 70], "single", true);
 %! R = ref_minplus (A, A);
 %! assert (gpu_minplus (A), R, 0);
 %! assert (gpu_minplus (A, "kernel", "v3"), R, 0);
@@ -400,13 +381,13 @@ endfunction
 
 %!testif ; gpu_available ()
 %! ## more than 65535 tiles of columns: regblock launches its grid in slices
-%! A = messy (2, 3, "single", false);
-%! B = messy (3, 65535 * 64 + 70, "single", false);
+%! A = __ck_messy__ ([2 3], "single", false);
+%! B = __ck_messy__ ([3 65535 * 64 + 70], "single", false);
 %! assert (gpu_minplus (A, B), ref_minplus (A, B), 0);
 
 %!testif ; gpu_available ()
 %! ## results are bitwise identical from run to run
-%! A = messy (300, 200, "single", false); B = messy (200, 100, "single", false);
+%! A = __ck_messy__ ([300 200], "single", false); B = __ck_messy__ ([200 100], "single", false);
 %! C1 = gpu_minplus (A, B);
 %! for r = 1:3
 %!   assert (gpu_minplus (A, B), C1, 0);
@@ -415,7 +396,7 @@ endfunction
 %!testif ; gpu_available ()
 %! ## more than the device memory: the product is cut into slices of rows, columns
 %! ## and k (merged), and C and K come out exact; nothing is leaked
-%! A = messy (300, 2000, "single", true); B = messy (2000, 250, "single", true);
+%! A = __ck_messy__ ([300 2000], "single", true); B = __ck_messy__ ([2000 250], "single", true);
 %! Ai = int32 (randi ([-5 5], 200, 700)); Bi = int32 (randi ([-5 5], 700, 90));
 %! Ai(rand (size (Ai)) < 0.3) = intmax ("int32");
 %! [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
@@ -432,7 +413,7 @@ endfunction
 %!   assert (C, R, 0); assert (C2, R, 0); assert (K, RK, 0);
 %!   assert (Ci, Ri, 0); assert (Ki, RKi, 0);
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## out of device memory even for the smallest slice: an identified error,
@@ -449,7 +430,7 @@ endfunction
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_minplus (A), ref_minplus (A, A), 0);
 
 %!testif ; gpu_available ()
@@ -461,7 +442,7 @@ endfunction
 %! catch err
 %!   assert (err.identifier, "cudakernels:outofmemory");
 %! end_try_catch
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_minplus (ones (3)), 2 * ones (3));
 
 %!testif ; gpu_available ()
@@ -472,7 +453,7 @@ endfunction
 %! for r = 1:50
 %!   gpu_minplus (A);
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_info ()(1).free_memory >= free0 - 2^24);
 
 %!testif ; gpu_available ()

@@ -79,7 +79,7 @@ function y = gpu_sum (x, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [dim, type, kernel] = parse_arguments (x, varargin{:});
+  [dim, type, kernel] = parse_arguments (varargin{:});
   if (isa (x, "gpu_array"))
     y = sum_on_device (x, dim, type, kernel);
     return;
@@ -177,48 +177,17 @@ function args = sum_args (dim, type)
   endif
 endfunction
 
-function [dim, type, kernel] = parse_arguments (x, varargin)
+## DIM, if given, comes first; the type stands alone, as in Octave's sum.
+function [dim, type, kernel] = parse_arguments (varargin)
   dim = [];
-  type = "default";
-  kernel = "shuffle";
   args = varargin;
   if (! isempty (args) && ! ischar (args{1}))
-    dim = args{1};
+    dim = ck_value ("gpu_sum", "DIM", args{1}, "index");
     args(1) = [];
-    if (! (isnumeric (dim) && isreal (dim) && isscalar (dim) && dim == fix (dim) && dim >= 1))
-      error ("cudakernels:invalidinput",
-             "gpu_sum: DIM must be a positive integer scalar");
-    endif
-    dim = double (dim);
   endif
-  i = 1;
-  while (i <= numel (args))
-    opt = args{i};
-    if (! ischar (opt) || ! isrow (opt))
-      error ("cudakernels:invalidinput", "gpu_sum: options must be strings");
-    endif
-    switch (lower (opt))
-      case {"native", "double", "extra", "default"}
-        type = lower (opt);
-        i += 1;
-      case "kernel"
-        if (i == numel (args) || ! ischar (args{i+1}) || ! isrow (args{i+1}))
-          error ("cudakernels:invalidinput",
-                 "gpu_sum: \"kernel\" must be followed by a kernel name");
-        endif
-        kernel = lower (args{i+1});
-        if (! any (strcmp (kernel, gpu_kernels ("sum"))))
-          error ("cudakernels:invalidinput",
-                 "gpu_sum: unknown kernel \"%s\"; the kernels are: %s",
-                 args{i+1}, strjoin (gpu_kernels ("sum"), ", "));
-        endif
-        i += 2;
-      otherwise
-        error ("cudakernels:invalidinput",
-               "gpu_sum: unknown option \"%s\"; the options are: \"native\", \"double\", \"extra\", \"kernel\"",
-               opt);
-    endswitch
-  endwhile
+  [type, kernel] = ck_options ("gpu_sum", args,
+                               {"type", "default", {"native", "double", "extra", "default"}, true;
+                                "kernel", "shuffle", @() gpu_kernels("sum"), false});
 endfunction
 
 function check_input (x)
@@ -272,9 +241,6 @@ endfunction
 %!  assert (gpu_sum (B, "kernel", kernel), sum (B));
 %!  assert (gpu_sum (B', 1, "kernel", kernel), sum (B', 1));
 %!  assert (gpu_sum (B, 2, "kernel", kernel), sum (B, 2));
-%!endfunction
-%!function tf = gpu_memory_is_released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
 %!endfunction
 
 ## ---- the CPU reference, which CI runs without a GPU ----
@@ -353,7 +319,7 @@ endfunction
 %! for k = setdiff (gpu_kernels ("sum"), {"cpu"})
 %!   check_kernel (k{1});
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## N-D, every dimension, NaN/Inf, a million and three elements
@@ -391,7 +357,7 @@ endfunction
 %! assert (gpu_sum (int8 ([100 100 -100]), "native"), int8 (27));
 %! assert (gpu_sum (logical ([1 0 1; 0 0 1])), [1 0 2]);
 %! assert (gpu_sum (logical ([1 0 1; 0 0 1]), "native"), logical ([1 0 1]));
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## accuracy: 10^8 uniform singles within 1e-6 of the double sum
@@ -433,7 +399,7 @@ endfunction
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 %! check_close (gpu_sum (x), x);
 
 %!demo

@@ -39,9 +39,8 @@ function t = gpu_timeit (f, nout)
       nout = 0;
       call (f, nout, gpu);
     end_try_catch
-  elseif (! (isnumeric (nout) && isscalar (nout) && nout >= 0 && nout == fix (nout)))
-    error ("cudakernels:invalidinput", "gpu_timeit: NOUT must be a non-negative integer");
   else
+    nout = ck_value ("gpu_timeit", "NOUT", nout, "count");
     call (f, nout, gpu);           # warm-up
   endif
   times = [];

@@ -137,7 +137,7 @@ function paged ()
       for s = [3 17 65 4; 64 64 64 3; 1 64 129 2]'
         A = cast (randi ([0 99], s(1), s(2), s(4)), cls{1});
         B = cast (randi ([0 99], s(2), s(3), s(4)), cls{1});
-        B(1, :, end) = intmax_of (cls{1});
+        B(1, :, end) = __ck_intmax_of__ (cls{1});
         for mode = {"batched", "loop"}
           __cudakernels__ ("settings", "pages_mode", mode{1});
           [C, K] = gpu_minplus (A, B);
@@ -162,14 +162,6 @@ function paged ()
   unwind_protect_cleanup
     __cudakernels__ ("settings", old);
   end_unwind_protect
-endfunction
-
-function v = intmax_of (cls)
-  if (isfloat (ones (1, cls)))
-    v = Inf;
-  else
-    v = intmax (cls);
-  endif
 endfunction
 
 ## Integer-valued single and double on the integer paths (16-bit and 32-bit, the look forced),

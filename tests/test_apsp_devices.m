@@ -26,20 +26,6 @@
 %!  assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", devices)), R),
 %!          "D of a gpu_array without P differs");
 %!endfunction
-%!function W = graph (n, cls, density, negative)
-%!  ## random weights 0..9 (zero-weight cycles), no edge where rand > density;
-%!  ## negative edges from potentials: every cycle keeps its weight
-%!  W = randi ([0 9], n);
-%!  if (negative)
-%!    h = randi ([0 5], n, 1);
-%!    W = W + h - h';
-%!  endif
-%!  W(rand (n) > density) = Inf;
-%!  if (! any (strcmp (cls, {"double", "single"})))
-%!    W(isinf (W)) = double (intmax (cls));
-%!  endif
-%!  W = cast (W, cls);
-%!endfunction
 %!function [id, msg] = raised (f, nout)
 %!  ## the identifier and message of the error f () raises with nout outputs
 %!  id = msg = "";
@@ -51,36 +37,33 @@
 %!    msg = e.message;
 %!  end_try_catch
 %!endfunction
-%!function tf = released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 ## every class, one to six blocks: fewer blocks than shares, ragged padding,
 ## n a multiple of the block (D and P converted in place)
 %!testif ; gpu_available ()
 %! for cls = {"double", "single", "int32", "int16", "uint8", "int8", "uint16", "uint32"}
 %!   for n = [1 31 257 512 700]
-%!     check_apsp (graph (n, cls{1}, 0.1, false), [1 1]);
+%!     check_apsp (__ck_graph__ (n, cls{1}, 0.1, false, true), [1 1]);
 %!   endfor
 %! endfor
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! for n = [768 1000 1300]
-%!   check_apsp (graph (n, "double", 0.02, true), [1 1]);    # negative edges, double
-%!   check_apsp (graph (n, "single", 0.3, false), [1 1 1]);
-%!   check_apsp (graph (n, "int32", 0.05, true), [1 1]);     # integers in double
-%!   check_apsp (graph (n, "int16", 0.01, false), [1 1 1]);
+%!   check_apsp (__ck_graph__ (n, "double", 0.02, true, true), [1 1]);    # negative edges, double
+%!   check_apsp (__ck_graph__ (n, "single", 0.3, false, true), [1 1 1]);
+%!   check_apsp (__ck_graph__ (n, "int32", 0.05, true, true), [1 1]);     # integers in double
+%!   check_apsp (__ck_graph__ (n, "int16", 0.01, false, true), [1 1 1]);
 %! endfor
 %! W = rand (900);                                   # fractions: single's own class
 %! W(rand (900) > 0.05) = Inf;
 %! check_apsp (single (W), [1 1]);
 %! check_apsp (W, [1 1 1]);
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## the paths walk to D's lengths, and match the CPU reference
 %!testif ; gpu_available ()
-%! W = graph (600, "double", 0.01, true);
+%! W = __ck_graph__ (600, "double", 0.01, true, true);
 %! [D, P] = gpu_apsp (W, "devices", [1 1 1]);
 %! [CD, CP] = gpu_apsp (W, "kernel", "cpu");
 %! assert (isequal (D, CD) && isequal (P, CP));
@@ -98,7 +81,7 @@
 %!testif ; gpu_available ()
 %! old = __cudakernels__ ("settings", "spread_copies", true);
 %! unwind_protect
-%!   W = graph (600, "single", 0.05, false);
+%!   W = __ck_graph__ (600, "single", 0.05, false, true);
 %!   [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
 %!   [RD, RP] = gpu_apsp (W);
 %!   assert (isequal (gather (D), RD) && isequal (gather (P), RP));
@@ -107,12 +90,12 @@
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## a negative cycle in the last share's rows: the error names the same vertex
 ## on it as on one device
 %!testif ; gpu_available ()
-%! W = graph (700, "double", 0.01, false);
+%! W = __ck_graph__ (700, "double", 0.01, false, true);
 %! W(600, 650) = -5; W(650, 600) = 1;
 %! [~, msg] = raised (@() gpu_apsp (W, "devices", 1), 1);
 %! assert (! isempty (regexp (msg, "vertex (600|650)$", "once")), msg);
@@ -122,21 +105,21 @@
 %! [id, m3] = raised (@() gpu_apsp (gpu_array (W), "devices", [1 1 1]), 1);
 %! assert (id, "cudakernels:negativecycle");
 %! assert (m3, msg);
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## Ctrl-C between rounds, and out of memory on a share: everything freed
 %!testif ; gpu_available ()
-%! W = graph (1300, "single", 0.05, false);
+%! W = __ck_graph__ (1300, "single", 0.05, false, true);
 %! __cudakernels__ ("settings", "test_cancel_after", 1);
 %! assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:interrupted");
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! __cudakernels__ ("settings", "test_alloc_limit", 12e6);
 %! unwind_protect
 %!   assert (raised (@() gpu_apsp (W, "devices", [1 1]), 2), "cudakernels:outofmemory");
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! assert (isequal (gpu_apsp (W, "devices", [1 1]), gpu_apsp (W)));   # still works
 
 ## bad device lists
@@ -151,10 +134,10 @@
 ## keeps its results there
 %!testif ; gpu_available () && gpu_device_count () >= 2
 %! for cls = {"single", "int16", "double"}
-%!   check_apsp (graph (1300, cls{1}, 0.02, false), [1 2]);
-%!   check_apsp (graph (1000, cls{1}, 0.02, false), [2 1 2]);
+%!   check_apsp (__ck_graph__ (1300, cls{1}, 0.02, false, true), [1 2]);
+%!   check_apsp (__ck_graph__ (1000, cls{1}, 0.02, false, true), [2 1 2]);
 %! endfor
-%! W = graph (900, "single", 0.02, false);
+%! W = __ck_graph__ (900, "single", 0.02, false, true);
 %! [RD, RP] = gpu_apsp (W, "devices", 1);
 %! G = gpu_array (W, "device", 2);
 %! [D, P] = gpu_apsp (G, "devices", [1 2]);
@@ -162,6 +145,6 @@
 %! assert (where, 2);
 %! assert (isequal (gather (D), RD) && isequal (gather (P), RP));
 %! clear G D P
-%! W = graph (8192, "single", 0.001, false);           # the default: every GPU from 8192
+%! W = __ck_graph__ (8192, "single", 0.001, false, true);   # the default: every GPU from 8192
 %! assert (isequal (gpu_apsp (W), gpu_apsp (W, "devices", 1)));
-%! assert (released ());
+%! assert (__ck_released__ ());

@@ -35,16 +35,6 @@
 %!function X = ints (r, c, cls)
 %!  X = cast (randi ([0 999], r, c), cls);
 %!endfunction
-%!function X = messy (r, c)
-%!  X = randn (r, c);
-%!  X(rand (r, c) < 0.05) = Inf;
-%!  X(rand (r, c) < 0.02) = NaN;
-%!  X(rand (r, c) < 0.01) = -Inf;
-%!  X(:, 1:2:end) = round (X(:, 1:2:end));   # ties
-%!endfunction
-%!function tf = released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 ## every class, ragged sizes: fewer columns than workers' panels, one panel, a
 ## ragged last panel
@@ -54,18 +44,18 @@
 %!     check_spread (@gpu_minplus, ints (s(1), s(2), cls{1}), ints (s(2), s(3), cls{1}), [1 1]);
 %!   endfor
 %! endfor
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! for s = [1 1 1; 63 17 65; 200 300 513; 1000 64 1000]'
-%!   A = messy (s(1), s(2)); B = messy (s(2), s(3));
+%!   A = __ck_messy__ (s(1:2)); B = __ck_messy__ (s(2:3));
 %!   check_spread (@gpu_minplus, A, B, [1 1]);
 %!   check_spread (@gpu_minplus, single (A), single (B), [1 1 1]);
 %!   check_spread (@gpu_minplus, A, B, [1 1], "kernel", "regblock");
 %! endfor
 %! check_spread (@gpu_minplus, zeros (5, 0), zeros (0, 300), [1 1]);   # k = 0: Inf
 %! assert (size (gpu_minplus (zeros (0, 4), ones (4, 300), "devices", [1 1])), [0 300]);
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## integer-valued single and double data on the integer paths, per panel
 %!testif ; gpu_available ()
@@ -83,7 +73,7 @@
 %!testif ; gpu_available ()
 %! A = ints (3000, 500, "single"); B = ints (500, 6000, "single");
 %! check_spread (@gpu_minplus, A, B, [1 1]);
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! for s = [1 1 1; 63 17 65; 300 200 257; 1000 300 1000]'
@@ -93,20 +83,20 @@
 %!     check_spread (@gpu_matmul, single (A), single (B), [1 1], "kernel", kern{1});
 %!   endfor
 %! endfor
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## gpu_array operands copied to each worker's device, as on another GPU
 %!testif ; gpu_available ()
 %! old = __cudakernels__ ("settings", "spread_copies", true);
 %! unwind_protect
 %!   check_spread (@gpu_minplus, ints (65, 70, "int16"), ints (70, 300, "int16"), [1 1]);
-%!   check_spread (@gpu_minplus, messy (130, 40), messy (40, 400), [1 1]);
-%!   check_spread (@gpu_minplus, messy (130, 40), messy (40, 400), 1);
+%!   check_spread (@gpu_minplus, __ck_messy__ ([130 40]), __ck_messy__ ([40 400]), [1 1]);
+%!   check_spread (@gpu_minplus, __ck_messy__ ([130 40]), __ck_messy__ ([40 400]), 1);
 %!   check_spread (@gpu_matmul, randn (100, 50), randn (50, 300), [1 1], "kernel", "cublas");
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 ## the default: one device below the threshold, and with one GPU always
 %!testif ; gpu_available ()
@@ -147,7 +137,7 @@
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! clear G H
-%! assert (released ());
+%! assert (__ck_released__ ());
 %! assert (gpu_minplus (A, B, "devices", [1 1]), gpu_minplus (A, B));
 
 ## bad device lists
@@ -199,7 +189,7 @@
 %! assert (where, 2);
 %! assert (gather (H), gpu_minplus (A, B, "kernel", "cpu"));
 %! clear G H
-%! assert (released ());
+%! assert (__ck_released__ ());
 
 %!testif ; ! gpu_available ()
 %! try

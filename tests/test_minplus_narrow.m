@@ -10,9 +10,6 @@
 ## gpu_array.  The tests force the look at every size ("always"); the automatic
 ## mode looks only at large products.  Run by tests/run_tests.m.
 
-%!function tf = gpu_memory_is_released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 %!function same_bits (C, R, what)
 %!  assert (class (C), class (R));
@@ -75,7 +72,7 @@
 %! check_narrowing ([2^52+2 1], [0; 1], "double");
 %! check_narrowing (single ([2^23 1]), single ([0; 1]), "int32");
 %! check_narrowing (single ([2^23+1 1]), single ([0; 1]), "single");
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## whatever rules narrowing out falls back for the call, with the float path's answer
@@ -109,7 +106,7 @@
 %! assert (ran, "int16");
 %! assert (gather (C), single (R)); assert (gather (K), RK);
 %! clear GA GB C K
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## the automatic mode does not look at small products

@@ -8,9 +8,6 @@
 ## and K against Octave's own formulation or the CPU reference.  Run by
 ## tests/run_tests.m beside the package's own tests (inst/gpu_minplus.m).
 
-%!function tf = gpu_memory_is_released ()
-%!  tf = isequal (__cudakernels__ ("memory"), [0, 0]);
-%!endfunction
 
 %!function R = check_ck_against_cpu (A, B, what)
 %!  ## C alone and [C, K] of the default kernel against the CPU reference
@@ -67,7 +64,7 @@
 %!testif ; gpu_available ()
 %! ## every integer path of warptile: packed and 32-bit DPX words, saturation, fallback
 %! check_int_paths ("warptile");
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## the packed witness keeps each half's tile in 16 bits: k = 2^20 is the deepest
@@ -82,7 +79,7 @@
 %!   assert (C, reshape (R, 3, 2));
 %!   assert (K, reshape (RK, 3, 2));
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## a deep k over few outputs splits k into many slices, merged in runs of
@@ -102,7 +99,7 @@
 %!   assert (K, reshape (RK, 5, 4));
 %!   assert (gpu_minplus (A, B), C);
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## sizes where warptile folds slices in clusters of 4 (1024^3: one cluster per
@@ -121,7 +118,7 @@
 %!     assert (gpu_minplus (A, B), R);
 %!   endfor
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## warptile first runs integers on the guess that they are nonnegative (shift
@@ -152,7 +149,7 @@
 %!     endfor
 %!   endfor
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## the 8- and 16-bit classes at shapes of whole tiles are read as they are,
@@ -182,4 +179,4 @@
 %!     endfor
 %!   endfor
 %! endfor
-%! assert (gpu_memory_is_released ());
+%! assert (__ck_released__ ());

@@ -70,33 +70,32 @@
 %!    X = gather (X);
 %!  endif
 %!endfunction
-%!function X = fits (X, cls)
-%!  ## X in class cls; for the 32-bit classes without intmax, which beside
-%!  ## negative values (or 0) leaves sums no 32-bit word holds (v2's wide path)
+%!function X = fits (dims, cls)
+%!  ## a messy operand in class cls; for the 32-bit classes without intmax, which
+%!  ## beside negative values (or 0) leaves sums no 32-bit word holds (v2's wide path)
+%!  X = __ck_messy__ (dims, cls);
 %!  if (any (strcmp (cls, {"int32", "uint32"})))
 %!    X(X > 100) = 100;
 %!  endif
-%!  X = cast (X, cls);
-%!endfunction
-%!function X = messy (varargin)
-%!  X = round (10 * randn (varargin{:}));
-%!  X(rand (size (X)) < 0.1) = Inf;
-%!  X(rand (size (X)) < 0.05) = NaN;
 %!endfunction
 
 %!test
-%! check_pages (@gpu_minplus, messy (3, 4, 2), messy (4, 5, 2), "kernel", "cpu");
-%! check_pages (@gpu_minplus, messy (17, 3, 4), messy (3, 65), "kernel", "cpu");      # B broadcast
-%! check_pages (@gpu_minplus, messy (1, 17, 1, 3), messy (17, 1, 2, 3), "kernel", "cpu");
-%! check_pages (@gpu_minplus, messy (3, 4), messy (4, 5, 1, 2), "kernel", "cpu");    # A broadcast
-%! check_pages (@gpu_minplus, messy (3, 4, 1), messy (4, 5, 1), "kernel", "cpu");    # p = 1
+%! check_pages (@gpu_minplus, __ck_messy__ ([3 4 2]), __ck_messy__ ([4 5 2]), "kernel", "cpu");
+%! check_pages (@gpu_minplus, __ck_messy__ ([17 3 4]), __ck_messy__ ([3 65]),        # B broadcast
+%!              "kernel", "cpu");
+%! check_pages (@gpu_minplus, __ck_messy__ ([1 17 1 3]), __ck_messy__ ([17 1 2 3]),
+%!              "kernel", "cpu");
+%! check_pages (@gpu_minplus, __ck_messy__ ([3 4]), __ck_messy__ ([4 5 1 2]),         # A broadcast
+%!              "kernel", "cpu");
+%! check_pages (@gpu_minplus, __ck_messy__ ([3 4 1]), __ck_messy__ ([4 5 1]),         # p = 1
+%!              "kernel", "cpu");
 %! check_pages (@gpu_minplus, int16 (randi ([-9 9], 3, 4, 3)), int16 (randi (9, 4, 2, 3)),
 %!              "kernel", "cpu");
 %! C = gpu_minplus (zeros (3, 4, 0), ones (4, 5), "kernel", "cpu");                   # p = 0
 %! assert (size (C), [3 5 0]);
 %! C = gpu_minplus (ones (3, 0, 2), ones (0, 5, 2), "kernel", "cpu");                 # k = 0
 %! assert (C, Inf (3, 5, 2));
-%! A = messy (5, 5, 3);
+%! A = __ck_messy__ ([5 5 3]);
 %! C = gpu_minplus (A, "kernel", "cpu");                                              # one operand
 %! for q = 1:3
 %!   assert (isequaln (C(:, :, q), gpu_minplus (A(:, :, q), "kernel", "cpu")));
@@ -106,7 +105,7 @@
 ## the .m layer passes where each operand has C's pages or one page); on a
 ## map that both describe, the same pages.
 %!test
-%! A = messy (3, 4 * 3); B = messy (4, 5 * 3); B1 = B(:, 1:5);
+%! A = __ck_messy__ ([3, 4 * 3]); B = __ck_messy__ ([4, 5 * 3]); B1 = B(:, 1:5);
 %! C3 = __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 0, 0);
 %! assert (isequaln (C3, __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 1:3, 1:3)));
 %! C3 = __cudakernels__ ("minplus_pages", A, B1, "cpu", 3, 4, 5, 0, 0);       # B broadcast
@@ -128,16 +127,16 @@
 
 %!testif ; gpu_available ()
 %! for cls = {"double", "single", "int32", "uint8"}
-%!   A = cast (messy (3, 17, 2, 3), cls{1}); B = cast (messy (17, 65, 1, 3), cls{1});
+%!   A = __ck_messy__ ([3 17 2 3], cls{1}); B = __ck_messy__ ([17 65 1 3], cls{1});
 %!   check_pages (@gpu_minplus, A, B);
 %!   check_pages (@gpu_minplus, gpu_array (A), gpu_array (B));
 %! endfor
-%! check_pages (@gpu_minplus, messy (65, 1, 4), messy (1, 63));
+%! check_pages (@gpu_minplus, __ck_messy__ ([65 1 4]), __ck_messy__ ([1 63]));
 %! check_pages (@gpu_minplus, single (randi (999, 64, 64, 40)), single (randi (999, 64, 64, 40)));
 %! C = gpu_minplus (gpu_array (zeros (3, 4, 0)), gpu_array (ones (4, 5)));
 %! assert (size (C), [3 5 0]);
 %! clear C
-%! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
+%! assert (__ck_released__ ());
 
 
 ## One launch per run of pages, in every class (the counts show the batched path
@@ -149,23 +148,23 @@
 %! restore = onCleanup (@() __cudakernels__ ("settings", old));
 %! c0 = __cudakernels__ ("pages_counts");
 %! for cls = {"double", "single", "int32", "int16", "uint8", "int8", "uint16", "uint32"}
-%!   A = fits (messy (3, 17, 2, 3), cls{1}); B = fits (messy (17, 65, 1, 3), cls{1});
+%!   A = fits ([3 17 2 3], cls{1}); B = fits ([17 65 1 3], cls{1});
 %!   check_pages (@gpu_minplus, A, B);
 %!   check_pages (@gpu_minplus, gpu_array (A), gpu_array (B));
-%!   check_pages (@gpu_minplus, fits (messy (65, 1, 4), cls{1}), fits (messy (1, 63), cls{1}));
-%!   check_pages (@gpu_minplus, fits (messy (1, 64, 5), cls{1}), fits (messy (64, 129, 5), cls{1}));
+%!   check_pages (@gpu_minplus, fits ([65 1 4], cls{1}), fits ([1 63], cls{1}));
+%!   check_pages (@gpu_minplus, fits ([1 64 5], cls{1}), fits ([64 129 5], cls{1}));
 %!   ## whole tiles: the integer classes read as they are (C alone), or packed
 %!   check_pages (@gpu_minplus, cast (randi ([0 999], 64, 64, 6), cls{1}),
 %!                cast (randi ([0 999], 64, 128, 6), cls{1}));
 %!   check_pages (@gpu_minplus, cast (randi ([-99 99], 128, 64, 3), cls{1}),
 %!                cast (randi ([-99 99], 64, 64, 3), cls{1}));
 %!   ## rows of whole 128-word tiles (m a multiple of 128, of 256 packed): the 2-D blocks
-%!   check_pages (@gpu_minplus, fits (messy (256, 17, 2), cls{1}), fits (messy (17, 65, 2), cls{1}));
+%!   check_pages (@gpu_minplus, fits ([256 17 2], cls{1}), fits ([17 65 2], cls{1}));
 %!   check_pages (@gpu_minplus, cast (randi ([0 999], 256, 64, 3), cls{1}),
 %!                cast (randi ([0 999], 64, 64, 3), cls{1}));
 %! endfor
 %! check_pages (@gpu_minplus, single (randi (999, 64, 64, 40)), single (randi (999, 64, 64, 40)));
-%! check_pages (@gpu_minplus, messy (5, 3), messy (3, 7, 4));                    # A broadcast
+%! check_pages (@gpu_minplus, __ck_messy__ ([5 3]), __ck_messy__ ([3 7 4]));         # A broadcast
 %! check_pages (@gpu_minplus, int16 (randi ([-30000 30000], 9, 33, 3)),       # 32-bit words
 %!              int16 (randi ([-30000 30000], 33, 9, 3)));
 %! check_pages (@gpu_minplus, int8 (randi ([-128 127], 9, 33, 3)),           # saturation
@@ -180,7 +179,7 @@
 %! c2 = __cudakernels__ ("pages_counts");
 %! assert (c2(2), c1(2) + 6);      # ... those ran page by page ([C, K], then C)
 %! clear -x c0 c1 c2 old restore
-%! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
+%! assert (__ck_released__ ());
 
 ## Whole tiles read as they are, where the guess of shift 0 fails in one place
 ## only, which that block's own bounds must see and compute exactly: a negative
@@ -213,7 +212,7 @@
 %!   endfor
 %! endfor
 %! clear -x old restore
-%! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
+%! assert (__ck_released__ ());
 
 ## More pages than one launch's grid holds (65535), against a vectorised
 ## reference; both modes give the same answer.
@@ -261,6 +260,6 @@
 %!   endfor
 %! endfor
 %! clear -x old restore
-%! assert (isequal (__cudakernels__ ("memory"), [0, 0]));
+%! assert (__ck_released__ ());
 
 %!error <pages mode> __cudakernels__ ("settings", "pages_mode", "sometimes")
