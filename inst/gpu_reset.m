@@ -31,4 +31,4 @@ endfunction
 %! gpu_reset ();
 %! assert (__cudakernels__ ("settings"),
 %!         struct ("minplus_narrow", "auto", "pages_mode", "auto", "spread_copies", false,
-%!                 "test_alloc_limit", 0, "test_cancel_after", -1));
+%!                 "test_alloc_limit", 0, "test_cancel_after", -1, "test_texture_limit", 0));

@@ -24,7 +24,7 @@
 %!test
 %! s0 = __cudakernels__ ("settings");
 %! assert (fieldnames (s0), {"minplus_narrow"; "pages_mode"; "spread_copies";
-%!                           "test_alloc_limit"; "test_cancel_after"});
+%!                           "test_alloc_limit"; "test_cancel_after"; "test_texture_limit"});
 %! unwind_protect
 %!   old = __cudakernels__ ("settings", "minplus_narrow", "off", "pages_mode", "batched",
 %!                          "spread_copies", true, "test_alloc_limit", 2^20,
@@ -32,7 +32,7 @@
 %!   assert (old, s0);
 %!   s = __cudakernels__ ("settings");
 %!   assert (s, struct ("minplus_narrow", "off", "pages_mode", "batched", "spread_copies", true,
-%!                      "test_alloc_limit", 2^20, "test_cancel_after", 5));
+%!                      "test_alloc_limit", 2^20, "test_cancel_after", 5, "test_texture_limit", 0));
 %!   assert (class (s.spread_copies), "logical");
 %!   assert (__cudakernels__ ("settings", old), s);   # gives back what it replaced
 %!   assert (__cudakernels__ ("settings"), s0);
