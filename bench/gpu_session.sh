@@ -66,7 +66,9 @@ if has_step racecheck; then
     start=$SECONDS
     export -f sanitizer
     export octave path_cmd
-    timeout "${RACECHECK_LIMIT:-240}" bash -c "sanitizer racecheck '$out/racecheck_$script.log' '$script ();'"
+    args=""
+    [[ $script == sanitize_apsp ]] && args='"racecheck"' # its smaller form
+    timeout "${RACECHECK_LIMIT:-240}" bash -c "sanitizer racecheck '$out/racecheck_$script.log' '$script ($args);'"
     rc=$?
     grep -E "RACECHECK SUMMARY|ERROR SUMMARY|sanitize_|error" "$out/racecheck_$script.log" | head -8
     echo "racecheck $script exit status: $rc ($((SECONDS - start)) s)"

@@ -2,7 +2,8 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## -*- texinfo -*-
-## @deftypefn {} {} sanitize_apsp ()
+## @deftypefn  {} {} sanitize_apsp ()
+## @deftypefnx {} {} sanitize_apsp ("racecheck")
 ## Exercise every gpu_apsp device path on small graphs, for running under
 ## @command{compute-sanitizer}: each work type (single, double, the 32-bit and
 ## packed 16-bit DPX forms, integers in double), one round and several, with
@@ -14,11 +15,23 @@
 ## reference.
 ## @end deftypefn
 
-function sanitize_apsp ()
+function sanitize_apsp (mode = "all")
   cases = {"single", false; "double", true; "int32", false; "int16", false; "uint8", false;
            "int8", true};
+  sizes = [1 70 300 300; false false false true];
+  share_n = 600;
+  share_classes = {"single", "double", "int32", "int16"};
+  if (strcmp (mode, "racecheck"))
+    ## racecheck runs about 50x slower than the kernels: one class per work type (uint8 runs
+    ## in int16's, int8 with negative weights in double's), one graph of two pivot blocks, and
+    ## the shares on the float and the packed words (n = 520: still three blocks)
+    cases = cases(1:4, :);
+    sizes = sizes(:, 1:3);
+    share_n = 520;
+    share_classes = {"single", "int16"};
+  endif
   for q = 1:rows (cases)
-    for size_zero = [1 70 300 300; false false false true]
+    for size_zero = sizes
       [n, zero] = deal (size_zero(1), size_zero(2));
       C = randi ([1 9], n); C(rand (n) > 0.3) = Inf; C(1:n+1:end) = 0;
       if (zero)
@@ -39,9 +52,11 @@ function sanitize_apsp ()
                cases{q, 1}, n, zero);
       endif
       gpu_path (P, 1, n);
+      progress (sprintf ("%s n = %d", cases{q, 1}, n));
     endfor
   endfor
-  shares ();
+  shares (share_n, share_classes);
+  progress ("shares");
   G = gpu_array (single (C));
   [DG, PG] = gpu_apsp (G);
   gpu_path (PG, [1 2 3], [3 2 1]);
@@ -56,6 +71,7 @@ function sanitize_apsp ()
   unwind_protect_cleanup
     __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
+  progress ("errors, interrupt, out of memory");
   __cudakernels__ ("apsp_time", "single", 300, 0, 1, "paths");
   if (! isequal (__cudakernels__ ("memory"), [0, 0]))
     error ("sanitize_apsp: device memory left behind");
@@ -63,10 +79,10 @@ function sanitize_apsp ()
   printf ("sanitize_apsp: OK\n");
 endfunction
 
-## Three and two shares of a graph of 3 blocks, every work type's slab phase.
-function shares ()
-  C = randi ([0 9], 600); C(rand (600) > 0.02) = Inf;
-  for cls = {"single", "double", "int32", "int16"}
+## Three and two shares of a graph of 3 blocks, each class's work type's slab phase.
+function shares (n, classes)
+  C = randi ([0 9], n); C(rand (n) > 0.02) = Inf;
+  for cls = classes
     W = cast (C, cls{1});
     if (isinteger (W))
       W(isinf (C)) = intmax (cls{1});
@@ -83,6 +99,13 @@ function shares ()
   if (! isequal (gather (D), Dr) || ! isequal (gather (P), Pr))
     error ("sanitize_apsp: a gpu_array's copied rows give another result");
   endif
+endfunction
+
+## A step done, with the seconds since the start: under a sanitizer, where the time goes.
+function progress (what)
+  persistent t0 = tic ();
+  printf ("sanitize_apsp: %s done (%.0f s)\n", what, toc (t0));
+  fflush (stdout);
 endfunction
 
 function expect_error (f, id)
