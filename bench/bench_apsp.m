@@ -67,12 +67,12 @@ endfunction
 function r = rows_and_squaring (o, r)
   for cls = fieldnames (o.sizes)'
     c = cls{1};
-    mp_ms = median (__cudakernels__ ("minplus_time", c, "warptile", 8192, 8192, 8192, 1, 3));
+    mp_ms = median (__cudakernels__ ("time", "product", "min.+", c, "warptile", [8192 8192 8192], 1, 3));
     mp_rate = 8192^3 / (mp_ms / 1e3);
     for n = o.sizes.(c)
       reps = o.reps - (n >= 16384) * (o.reps - 1);   # one run of the largest
-      d = median (__cudakernels__ ("apsp_time", c, n, 1, reps));
-      dp = median (__cudakernels__ ("apsp_time", c, n, 0, reps, "paths"));
+      d = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", n, 1, reps));
+      dp = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", n, 0, reps, "witness"));
       rate = n^3 / (d / 1e3);
       r(end+1) = struct ("class", c, "n", n, "d_ms", d, "dp_ms", dp, "rate", rate,
                          "share", rate / mp_rate);
@@ -83,8 +83,8 @@ function r = rows_and_squaring (o, r)
   endfor
   for n = o.squaring
     steps = ceil (log2 (n));
-    sq = steps * median (__cudakernels__ ("minplus_time", "single", "warptile", n, n, n, 1, 3));
-    fw = median (__cudakernels__ ("apsp_time", "single", n, 1, 3));
+    sq = steps * median (__cudakernels__ ("time", "product", "min.+", "single", "warptile", [n n n], 1, 3));
+    fw = median (__cudakernels__ ("time", "apsp", "min.+", "single", "gpu", n, 1, 3));
     printf ("single n = %d: squaring %d products %.1f ms, gpu_apsp %.1f ms: %.1fx faster\n",
             n, steps, sq, fw, sq / fw);
   endfor
@@ -96,12 +96,12 @@ function narrowed (sizes)
   for c = {"single", "double"}
     for n = sizes
       old = __cudakernels__ ("settings", "minplus_narrow", "off");
-      d0 = median (__cudakernels__ ("apsp_time", c{1}, n, 1, 2));
-      p0 = median (__cudakernels__ ("apsp_time", c{1}, n, 0, 2, "paths"));
+      d0 = median (__cudakernels__ ("time", "apsp", "min.+", c{1}, "gpu", n, 1, 2));
+      p0 = median (__cudakernels__ ("time", "apsp", "min.+", c{1}, "gpu", n, 0, 2, "witness"));
       __cudakernels__ ("settings", old);
-      d = median (__cudakernels__ ("apsp_time", c{1}, n, 1, 2));
-      path = __cudakernels__ ("apsp_path");
-      p = median (__cudakernels__ ("apsp_time", c{1}, n, 0, 2, "paths"));
+      d = median (__cudakernels__ ("time", "apsp", "min.+", c{1}, "gpu", n, 1, 2));
+      path = __cudakernels__ ("last_plan").work;
+      p = median (__cudakernels__ ("time", "apsp", "min.+", c{1}, "gpu", n, 0, 2, "witness"));
       printf ("%-7s %6d narrowed to %-7s D %9.1f ms (%.2f Tpair/s, %.2fx the class's %.1f)  D+P %9.1f ms (%.2fx the class's %.1f)\n", ...
               c{1}, n, path, d, n^3 / d / 1e9, d0 / d, d0, p, p0 / p, p0);
     endfor

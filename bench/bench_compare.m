@@ -11,9 +11,9 @@
 ## integer path, gpu_apsp single and int16 at n = 16384 with and without paths,
 ## matmul warptile and cuBLAS at 8192 and the sum of 2^28 singles.  Device times
 ## (CUDA events around the device work, median), one line per case, prefixed with
-## @var{label}; appended to @var{csv} when given.  Runs on any build that has the
-## timing commands, old or new: the narrowing mode is set through whichever
-## command the build has.
+## @var{label}; appended to @var{csv} when given.  Runs on any build, old or
+## new: the timings and the narrowing mode go through whichever commands the
+## build has (one "time" command, or one per operation before it).
 ## @end deftypefn
 
 function bench_compare (label, csv = "")
@@ -21,30 +21,29 @@ function bench_compare (label, csv = "")
   unwind_protect
     n = 8192;
     for c = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32"}
-      report (label, csv, sprintf ("minplus %s %d", c{1}, n), ...
-              __cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5));
-      report (label, csv, sprintf ("minplus %s %d K", c{1}, n), ...
-              __cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5, "arg"));
+      report (label, csv, sprintf ("minplus %s %d", c{1}, n),
+              timed ("min.+", c{1}, "warptile", [n n n], 1, 5));
+      report (label, csv, sprintf ("minplus %s %d K", c{1}, n),
+              timed ("min.+", c{1}, "warptile", [n n n], 1, 5, "witness"));
     endfor
     for c = {"single", "int16"}
-      report (label, csv, sprintf ("pages %s 64^3x4096", c{1}), ...
-              __cudakernels__ ("pages_time", "minplus", c{1}, "warptile", 64, 64, 64, 4096, 3, 15));
-      report (label, csv, sprintf ("pages %s 256^3x256", c{1}), ...
-              __cudakernels__ ("pages_time", "minplus", c{1}, "warptile", 256, 256, 256, 256, 3, 15));
+      report (label, csv, sprintf ("pages %s 64^3x4096", c{1}),
+              timed ("min.+", c{1}, "warptile", [64 64 64 4096], 3, 15));
+      report (label, csv, sprintf ("pages %s 256^3x256", c{1}),
+              timed ("min.+", c{1}, "warptile", [256 256 256 256], 3, 15));
     endfor
     set_narrow ("auto");
-    report (label, csv, "minplus double 8192 narrowed", ...
-            __cudakernels__ ("minplus_time", "double", "warptile", n, n, n, 1, 5));
+    report (label, csv, "minplus double 8192 narrowed",
+            timed ("min.+", "double", "warptile", [n n n], 1, 5));
     set_narrow ("off");
     for c = {"single", "int16"}
-      report (label, csv, sprintf ("apsp %s 16384", c{1}), ...
-              __cudakernels__ ("apsp_time", c{1}, 16384, 1, 3));
-      report (label, csv, sprintf ("apsp %s 16384 P", c{1}), ...
-              __cudakernels__ ("apsp_time", c{1}, 16384, 0, 3, "paths"));
+      report (label, csv, sprintf ("apsp %s 16384", c{1}), timed ("apsp", c{1}, "gpu", 16384, 1, 3));
+      report (label, csv, sprintf ("apsp %s 16384 P", c{1}),
+              timed ("apsp", c{1}, "gpu", 16384, 0, 3, "witness"));
     endfor
     for k = {"warptile", "cublas"}
-      report (label, csv, sprintf ("matmul single 8192 %s", k{1}), ...
-              __cudakernels__ ("matmul_time", "single", k{1}, n, n, n, 1, 5));
+      report (label, csv, sprintf ("matmul single 8192 %s", k{1}),
+              timed ("+.*", "single", k{1}, [n n n], 1, 5));
     endfor
     x = rand (2^28, 1, "single");
     [t, ~] = __cudakernels__ ("sum_time", x, 1, numel (x), 1, "default", "shuffle", 1, 7);
@@ -52,6 +51,50 @@ function bench_compare (label, csv = "")
   unwind_protect_cleanup
     set_narrow (old);
   end_unwind_protect
+endfunction
+
+## Device times of a product (what: a semiring or "+.*") or of shortest paths
+## (what: "apsp"), through the build's timing command: "time", or the older
+## "minplus_time", "pages_time", "matmul_time" and "apsp_time".
+function t = timed (what, cls, kernel, sz, warmup, reps, flag = "")
+  persistent one_command = [];
+  if (isempty (one_command))
+    try
+      one_command = any (strcmp ({__cudakernels__("help").name}, "time"));
+    catch
+      one_command = false;   # no "help": a build from before the command table
+    end_try_catch
+  endif
+  flags = ifelse_cell (! isempty (flag), {flag});
+  if (one_command)
+    op = ifelse_str (strcmp (what, "apsp"), "apsp", "product");
+    sr = ifelse_str (strcmp (what, "apsp"), "min.+", what);
+    t = __cudakernels__ ("time", op, sr, cls, kernel, sz, warmup, reps, flags{:});
+  elseif (strcmp (what, "apsp"))
+    t = __cudakernels__ ("apsp_time", cls, sz, warmup, reps, ifelse_cell (! isempty (flag), {"paths"}){:});
+  elseif (numel (sz) == 4)
+    op = ifelse_str (strcmp (what, "+.*"), "matmul", "minplus");
+    t = __cudakernels__ ("pages_time", op, cls, kernel, sz(1), sz(2), sz(3), sz(4), warmup, reps);
+  elseif (strcmp (what, "+.*"))
+    t = __cudakernels__ ("matmul_time", cls, kernel, sz(1), sz(2), sz(3), warmup, reps);
+  else
+    t = __cudakernels__ ("minplus_time", cls, kernel, sz(1), sz(2), sz(3), warmup, reps,
+                         ifelse_cell (! isempty (flag), {"arg"}){:});
+  endif
+endfunction
+
+function c = ifelse_cell (cond, c)
+  if (! cond)
+    c = {};
+  endif
+endfunction
+
+function s = ifelse_str (cond, a, b)
+  if (cond)
+    s = a;
+  else
+    s = b;
+  endif
 endfunction
 
 ## The narrowing mode before; sets it (the "settings" command, or the older "minplus_narrow").

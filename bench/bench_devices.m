@@ -52,7 +52,7 @@ function bench_devices (varargin)
   narrow = __cudakernels__ ("settings", "minplus_narrow", "off");   # every class its own rate
   restore = onCleanup (@() __cudakernels__ ("settings", narrow));
   for c = o.classes
-    t = median (__cudakernels__ ("minplus_time", c{1}, "warptile", 8192, 8192, 8192, 1, 5));
+    t = median (__cudakernels__ ("time", "product", "min.+", c{1}, "warptile", [8192 8192 8192], 1, 5));
     printf ("# anchor: gpu_minplus %s n = 8192 kernel on device 1: %.2f Tpair/s\n", c{1},
             8192^3 / (t * 1e-3) / 1e12);
   endfor

@@ -37,7 +37,7 @@ function r = bench_e2e (n = 8192, reps = 7)
   A = single (randi (1000, n) - 1);
   gpu_minplus (A(1:256, 1:256));   # load the gateway, create the context
   r.n = n;
-  r.kernel_ms = median (__cudakernels__ ("minplus_time", "single", "warptile", n, n, n, 1, reps));
+  r.kernel_ms = median (__cudakernels__ ("time", "product", "min.+", "single", "warptile", [n n n], 1, reps));
   ## the three host-side figures interleaved, so that the host's drift moves them alike
   calls = {@() gpu_minplus(A, A), @() A + 1};
   if (exist ("mex_return_floor") == 3)

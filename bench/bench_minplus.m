@@ -97,9 +97,9 @@ function results = run_all (opt, shapes, data)
 endfunction
 
 function t = kernel_times (cls, kernel, mkn, budget, varargin)
-  first = __cudakernels__ ("minplus_time", cls, kernel, mkn(1), mkn(2), mkn(3), 1, 1, varargin{:});
+  first = __cudakernels__ ("time", "product", "min.+", cls, kernel, [mkn(1) mkn(2) mkn(3)], 1, 1, varargin{:});
   reps = min (max (floor (budget * 1e3 / first), 3), 25);
-  t = __cudakernels__ ("minplus_time", cls, kernel, mkn(1), mkn(2), mkn(3), 0, reps, varargin{:});
+  t = __cudakernels__ ("time", "product", "min.+", cls, kernel, [mkn(1) mkn(2) mkn(3)], 0, reps, varargin{:});
 endfunction
 
 function r = measure (cls, kernel, mkn, data, opt)
@@ -111,7 +111,7 @@ function r = measure (cls, kernel, mkn, data, opt)
   r.class = cls;
   r.kernel = kernel;
   r.data = data;
-  r.path = __cudakernels__ ("minplus_path");
+  r.path = __cudakernels__ ("last_plan").work;
   r.m = mkn(1); r.k = mkn(2); r.n = mkn(3);
   r.reps = numel (t);
   r.kernel_ms = median (t);
@@ -119,7 +119,7 @@ function r = measure (cls, kernel, mkn, data, opt)
   r.tpairs = prod (mkn) / (r.kernel_ms * 1e-3) / 1e12;
   r.witness_cost = NaN;
   if (opt.witness)
-    r.witness_cost = median (kernel_times (cls, kernel, mkn, opt.budget, "arg", flags{:})) / r.kernel_ms;
+    r.witness_cost = median (kernel_times (cls, kernel, mkn, opt.budget, "witness", flags{:})) / r.kernel_ms;
   endif
   r.end_to_end_ms = NaN;
   if (opt.e2e)

@@ -40,9 +40,9 @@ function bench_narrow (varargin)
       [off, on] = deal ([]);
       for r = 1:5
         __cudakernels__ ("settings", "minplus_narrow", "off");
-        off(end+1) = median (__cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5, "fractions"));
+        off(end+1) = median (__cudakernels__ ("time", "product", "min.+", c{1}, "warptile", [n n n], 1, 5, "fractions"));
         __cudakernels__ ("settings", "minplus_narrow", mode);
-        on(end+1) = median (__cudakernels__ ("minplus_time", c{1}, "warptile", n, n, n, 1, 5, "fractions"));
+        on(end+1) = median (__cudakernels__ ("time", "product", "min.+", c{1}, "warptile", [n n n], 1, 5, "fractions"));
       endfor
       printf ("# the look on non-integer data, %s n = %d (%s): %.4f ms against %.4f without, %+.2f%% (%.1f us)\n", ...
               c{1}, n, mode, median (on), median (off), 100 * (median (on) / median (off) - 1), ...

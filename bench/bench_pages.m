@@ -35,7 +35,7 @@ function bench_pages (varargin)
   restore = onCleanup (@() __cudakernels__ ("settings", old));
   anchor = struct ();
   for c = o.classes
-    t = median (__cudakernels__ ("minplus_time", c{1}, "warptile", 8192, 8192, 8192, 1, 5));
+    t = median (__cudakernels__ ("time", "product", "min.+", c{1}, "warptile", [8192 8192 8192], 1, 5));
     anchor.(c{1}) = 8192^3 / (t * 1e-3);
     printf ("# anchor: gpu_minplus %s n = 8192: %.3f ms, %.2f Tpair/s\n", c{1}, t, anchor.(c{1}) / 1e12);
   endfor
@@ -47,7 +47,7 @@ function bench_pages (varargin)
     for b = o.batches'
       for mode = {"batched", "loop"}
         __cudakernels__ ("settings", "pages_mode", mode{1});
-        t = median (__cudakernels__ ("pages_time", "minplus", c{1}, "warptile", b(1), b(2), b(3), b(4), 3, 15));
+        t = median (__cudakernels__ ("time", "product", "min.+", c{1}, "warptile", [b(1) b(2) b(3) b(4)], 3, 15));
         rate = prod (b) / (t * 1e-3);
         share = 100 * rate / anchor.(c{1});
         printf ("%-7s %-9s %5d %5d %5d %6d %10.4f %9.2f %7.1f%%\n", c{1}, mode{1}, b, t, rate / 1e12, share);
@@ -64,11 +64,11 @@ function bench_pages (varargin)
     tc = NaN;
     flops = 2 * prod (b);
     if (cublas)
-      tc = median (__cudakernels__ ("pages_time", "matmul", "single", "cublas", b(1), b(2), b(3), b(4), 3, 15));
+      tc = median (__cudakernels__ ("time", "product", "+.*", "single", "cublas", [b(1) b(2) b(3) b(4)], 3, 15));
       printf ("%-22s %5d %5d %5d %6d %10.4f %9.2f\n", "cublas strided batched", b, tc, flops / (tc * 1e9));
       rows(end+1, :) = {"matmul", "single", "cublas", b(1), b(2), b(3), b(4), tc, flops / (tc * 1e-3), NaN};
     endif
-    t = median (__cudakernels__ ("pages_time", "matmul", "single", "warptile", b(1), b(2), b(3), b(4), 3, 15));
+    t = median (__cudakernels__ ("time", "product", "+.*", "single", "warptile", [b(1) b(2) b(3) b(4)], 3, 15));
     printf ("%-22s %5d %5d %5d %6d %10.4f %9.2f %8.1f%%\n", "warptile paged", b, t, flops / (t * 1e9), 100 * tc / t);
     rows(end+1, :) = {"matmul", "single", "warptile", b(1), b(2), b(3), b(4), t, flops / (t * 1e-3), 100 * tc / t};
   endfor
@@ -78,8 +78,8 @@ function bench_pages (varargin)
           "matmul warptile", "cuBLAS sgemm");
   for s = o.shapes'
     cell_of = @(f) sprintf ("%7.1f / %7.1f", 1e3 * median (f (1)), 1e3 * median (f (100)));
-    mp = @(cls) cell_of (@(calls) __cudakernels__ ("minplus_time", cls, "warptile", s(1), s(2), s(3), 3, 15, calls));
-    mm = @(kernel) cell_of (@(calls) __cudakernels__ ("matmul_time", "single", kernel, s(1), s(2), s(3), 3, 15, calls));
+    mp = @(cls) cell_of (@(calls) __cudakernels__ ("time", "product", "min.+", cls, "warptile", [s(1) s(2) s(3)], 3, 15, calls));
+    mm = @(kernel) cell_of (@(calls) __cudakernels__ ("time", "product", "+.*", "single", kernel, [s(1) s(2) s(3)], 3, 15, calls));
     blas = "-";
     if (cublas)
       blas = mm ("cublas");

@@ -21,7 +21,7 @@ function r = bench_squaring (n = 4096, steps = 13)
   W(rand (n) > 8 / n) = Inf;          # about 8 edges per vertex
   W(1:n+1:end) = 0;
   gpu_minplus (W(1:64, 1:64));        # load and warm up
-  kernel_ms = median (__cudakernels__ ("minplus_time", "single", "warptile", n, n, n, 1, 5));
+  kernel_ms = median (__cudakernels__ ("time", "product", "min.+", "single", "warptile", [n n n], 1, 5));
   r.kernel_s = steps * kernel_ms / 1e3;
 
   t0 = tic ();

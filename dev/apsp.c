@@ -174,7 +174,7 @@ static void run_graph(dev_check *c, const char *label0, ck_dtype t, const void *
       dev_fail_status(c, label, st);
       break;
     }
-    ck_apsp_args a = {t, CK_APSP_GPU, dW, paths ? dW : dD, dP, n, NULL, NULL, NULL, NULL, 0};
+    ck_apsp_args a = {t, CK_APSP_GPU, dW, paths ? dW : dD, dP, n, NULL, NULL, NULL, NULL, 0, NULL, 0};
     st = ck_apsp_device(&a);
     if (st == CK_OK) st = ck_device_sync();
     if (has_cycle) {
@@ -236,7 +236,9 @@ static void time_class(ck_dtype t, const dev_opts *o) {
       printf("  timing failed: %s\n", ck_last_error());
       continue;
     }
-    const ck_dtype path = ck_apsp_last_path();
+    ck_plan plan;
+    ck_last_plan(&plan);
+    const ck_dtype path = plan.work; /* the work type */
     double ms = dev_median(times, o->reps), ceiling = 0, n = (double)o->n;
     if (ck_minplus_ceiling(path, &ceiling) != CK_OK) ceiling = 0;
     printf(" on %-6s", ck_dtype_name(path));

@@ -41,7 +41,8 @@
 ## when every shortest path's length, at most n - 1 times the largest weight,
 ## stays below 32767 or 2^31 - 1 (for single also at most 2^24, where its sums
 ## are exact): @var{D} and @var{P} are then those of the class, bit for bit
-## (@code{__cudakernels__ ("apsp_path")} names the work type of the last call).
+## (the field @code{work} of @code{__cudakernels__ ("last_plan")} names the work
+## type of the last call).
 ## @item Floating-point lengths are sums in the class of @var{W} along the
 ## path, in the order the algorithm adds them.  Where they round (weights that
 ## are not integers, or sums beyond @code{flintmax}), @var{D} computed without
@@ -118,9 +119,10 @@ function [D, P] = gpu_apsp (W, varargin)
     n = dims(1);
     if (nargout < 2)
       D = gpu_array ("__cudakernels_wrap__",
-                     ck_call ("gpu_apsp", "apsp_dev", id, n, verbose, devices), cls, dims);
+                     ck_call ("gpu_apsp", "apsp", "min.+", "device", id, kernel, verbose,
+                              devices), cls, dims);
     else
-      [idd, idp] = ck_call ("gpu_apsp", "apsp_dev", id, n, verbose, devices);
+      [idd, idp] = ck_call ("gpu_apsp", "apsp", "min.+", "device", id, kernel, verbose, devices);
       D = gpu_array ("__cudakernels_wrap__", idd, cls, dims);
       P = gpu_array ("__cudakernels_wrap__", idp, "int32", dims);
     endif
@@ -132,9 +134,9 @@ function [D, P] = gpu_apsp (W, varargin)
   check_class ("W", class (W), isnumeric (W) && isreal (W));
   check_square (size (W));
   if (nargout < 2)
-    D = ck_call ("gpu_apsp", "apsp", W, kernel, verbose, devices);
+    D = ck_call ("gpu_apsp", "apsp", "min.+", "host", W, kernel, verbose, devices);
   else
-    [D, P] = ck_call ("gpu_apsp", "apsp", W, kernel, verbose, devices);
+    [D, P] = ck_call ("gpu_apsp", "apsp", "min.+", "host", W, kernel, verbose, devices);
   endif
 endfunction
 
@@ -340,7 +342,7 @@ endfunction
 %!   old = __cudakernels__ ("settings", "minplus_narrow", r{2});
 %!   unwind_protect
 %!     [D, P] = gpu_apsp (Wc);
-%!     ran = __cudakernels__ ("apsp_path");
+%!     ran = __cudakernels__ ("last_plan").work;
 %!     D1 = gpu_apsp (Wc);
 %!   unwind_protect_cleanup
 %!     __cudakernels__ ("settings", old);

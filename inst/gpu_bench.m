@@ -190,8 +190,8 @@ function rows = measure_matmul (cls, n, opt)
       t = 1e3 * gpu_timeit (@() An * An);
       C = A * B;
     else
-      t1 = __cudakernels__ ("matmul_time", cls, k{1}, n, n, n, 1, 1);
-      t = __cudakernels__ ("matmul_time", cls, k{1}, n, n, n, 0, reps_for (t1, opt.budget));
+      t1 = __cudakernels__ ("time", "product", "+.*", cls, k{1}, [n n n], 1, 1);
+      t = __cudakernels__ ("time", "product", "+.*", cls, k{1}, [n n n], 0, reps_for (t1, opt.budget));
       C = gpu_matmul (A, B, "kernel", k{1});
     endif
     rate = flop / median (t) / 1e9;
@@ -215,8 +215,8 @@ function rows = measure_minplus (cls, n, opt)
     flags = {"fractions"};
   endif
   for k = opt.kernels
-    t1 = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 1, 1, flags{:});
-    t = __cudakernels__ ("minplus_time", cls, k{1}, n, n, n, 0, reps_for (t1, opt.budget), flags{:});
+    t1 = __cudakernels__ ("time", "product", "min.+", cls, k{1}, [n n n], 1, 1, flags{:});
+    t = __cudakernels__ ("time", "product", "min.+", cls, k{1}, [n n n], 0, reps_for (t1, opt.budget), flags{:});
     C = gpu_minplus (A, "kernel", k{1});
     err = max (abs (double (C(:)) - double (R(:)))) / max (abs (double (R(:))));
     rows = [rows, row("minplus", cls, k{1}, n, t, n^3 / median (t) / 1e9, ceiling, err, 0)];

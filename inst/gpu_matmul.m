@@ -81,7 +81,7 @@ function C = gpu_matmul (A, B, varargin)
       kernel = "cublas";
     endif
   endif
-  C = ck_product ("gpu_matmul", "matmul", A, B, kernel, devices);
+  C = ck_product ("gpu_matmul", "+.*", A, B, kernel, devices);
 endfunction
 
 ## Test helpers: Octave's product in double is the reference; the error is
@@ -217,6 +217,6 @@ endfunction
 %! ## The ladder at n = 2048, single: device time per kernel (events, median of 5).
 %! n = 2048;
 %! for k = gpu_kernels ("matmul")
-%!   t = median (__cudakernels__ ("matmul_time", "single", k{1}, n, n, n, 1, 5));
+%!   t = median (__cudakernels__ ("time", "product", "+.*", "single", k{1}, [n n n], 1, 5));
 %!   printf ("%-11s %8.3f ms  %7.2f TFLOP/s\n", k{1}, t, 2 * n^3 / t / 1e9);
 %! endfor

@@ -78,9 +78,10 @@
 ## pass that stops at the first value ruling it out, and is made only for
 ## products of at least 2^36 (single) or 2^34 (double) pair updates
 ## @var{m}@var{k}@var{n} (n = 4096 and about 2600 for square products), where
-## it costs under 2% of the product; smaller products run in the class.
-## @code{__cudakernels__ ("minplus_path")} names the class the last product ran
-## in;
+## it costs under 2% of the product; smaller products run in the class.  A
+## call is judged whole: a product of host arrays looks once, whatever panels
+## it moves in.  The field @code{work} of @code{__cudakernels__ ("last_plan")}
+## names the class the last product ran in;
 ## @item @qcode{"regblock"} (@qcode{"v2"})
 ## each GPU thread keeps an 8-by-8 block of @var{C} in registers;
 ## @item @qcode{"coalesced"} (@qcode{"v1"})
@@ -136,9 +137,9 @@ function [C, K] = gpu_minplus (A, varargin)
   [A, B, kernel, devices] = ck_matrix_args ("gpu_minplus", "minplus", "warptile",
                                             {"v0", "v1", "v2", "v3"}, A, varargin{:});
   if (nargout < 2)
-    C = ck_product ("gpu_minplus", "minplus", A, B, kernel, devices);
+    C = ck_product ("gpu_minplus", "min.+", A, B, kernel, devices);
   else
-    [C, K] = ck_product ("gpu_minplus", "minplus", A, B, kernel, devices);
+    [C, K] = ck_product ("gpu_minplus", "min.+", A, B, kernel, devices);
   endif
 endfunction
 
@@ -437,7 +438,7 @@ endfunction
 %! ## a real cudaMalloc failure (8 TB asked for), with no host memory involved
 %! free0 = gpu_info ()(1).free_memory;
 %! try
-%!   __cudakernels__ ("minplus_time", "double", "regblock", 2^20, 2^20, 1, 0, 1);
+%!   __cudakernels__ ("time", "product", "min.+", "double", "regblock", [2^20 2^20 1], 0, 1);
 %!   error ("test:noerror", "no error for an 8 TB allocation");
 %! catch err
 %!   assert (err.identifier, "cudakernels:outofmemory");
@@ -460,8 +461,8 @@ endfunction
 %! ## integers take the DPX path (timing inputs are 0..999, so no sum can wrap): far
 %! ## faster than regblock's wide accumulation, on Hopper and on the emulation alike;
 %! ## the probe of the DPX ceiling runs for every class
-%! t_reg = median (__cudakernels__ ("minplus_time", "int32", "regblock", 2048, 2048, 2048, 1, 5));
-%! t_dpx = median (__cudakernels__ ("minplus_time", "int32", "warptile", 2048, 2048, 2048, 1, 5));
+%! t_reg = median (__cudakernels__ ("time", "product", "min.+", "int32", "regblock", [2048 2048 2048], 1, 5));
+%! t_dpx = median (__cudakernels__ ("time", "product", "min.+", "int32", "warptile", [2048 2048 2048], 1, 5));
 %! assert (t_dpx < t_reg / 2, sprintf ("warptile %.2f ms, regblock %.2f ms", t_dpx, t_reg));
 %! for cls = {"int8", "uint8", "int16", "uint16", "int32", "uint32"}
 %!   assert (__cudakernels__ ("minplus_ceiling", cls{1}) > 0);
@@ -469,8 +470,8 @@ endfunction
 
 %!testif ; gpu_available ()
 %! ## on a GPU the register-blocked kernel beats the naive one by a wide margin (median of 5)
-%! t_naive = median (__cudakernels__ ("minplus_time", "single", "naive", 2048, 2048, 2048, 1, 5));
-%! t_reg = median (__cudakernels__ ("minplus_time", "single", "regblock", 2048, 2048, 2048, 1, 5));
+%! t_naive = median (__cudakernels__ ("time", "product", "min.+", "single", "naive", [2048 2048 2048], 1, 5));
+%! t_reg = median (__cudakernels__ ("time", "product", "min.+", "single", "regblock", [2048 2048 2048], 1, 5));
 %! assert (t_reg < t_naive / 2, sprintf ("regblock %.2f ms, naive %.2f ms", t_reg, t_naive));
 
 %!demo

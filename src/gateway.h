@@ -48,22 +48,26 @@ typedef void command_fn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
 /* gw_device.c */
 command_fn cmd_available, cmd_info, cmd_device_count, cmd_device_select, cmd_kernels, cmd_cublas,
     cmd_sync, cmd_reset, cmd_memory;
-/* gw_device.c: DEVICES as a caller wrote it (1-based; NULL or empty: `fallback`, the call's
+/* gw_device.c: DEVICES as a caller wrote it (1-based; NULL or empty: count 0, the planner's
  * default), with the setting spread_copies */
-ck_devices gw_devices(const mxArray *a, const ck_devices *fallback);
+ck_devices gw_devices(const mxArray *a);
 /* gw_products.c */
-command_fn cmd_minplus, cmd_minplus_time, cmd_minplus_ceiling, cmd_minplus_path,
-    cmd_minplus_dev, cmd_matmul, cmd_matmul_time, cmd_matmul_dev;
-/* gw_products.c: a KERNEL argument's id, or the invalid-input error naming it */
-int get_minplus_kernel(const mxArray *a);
-int get_matmul_kernel(const mxArray *a);
-/* gw_pages.c */
-command_fn cmd_minplus_pages, cmd_matmul_pages, cmd_minplus_pages_dev, cmd_matmul_pages_dev,
-    cmd_pages_counts, cmd_pages_time;
+command_fn cmd_product, cmd_minplus_ceiling;
+/* gw_products.c: a SEMIRING argument (a ck_semiring, or CK_PLUS_TIMES), a KERNEL of its family,
+ * WHERE ("host" or "device"); each raises the invalid-input error naming what it got */
+int gw_semiring(const mxArray *a);
+int gw_kernel(const mxArray *a, int semiring);
+ck_where gw_where(const mxArray *a);
+/* gw_pages.c: the page map IA, IB of a product of p's sizes over operands of numel[0] and
+ * numel[1] elements */
+ck_pages gw_page_map(const ck_product *p, const mxArray *ia, const mxArray *ib,
+                     const size_t numel[2]);
+/* gw_time.c, gw_plan.c */
+command_fn cmd_time, cmd_last_plan;
 /* gw_sum.c */
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */
-command_fn cmd_apsp, cmd_apsp_dev, cmd_apsp_time, cmd_apsp_path, cmd_path_dev;
+command_fn cmd_apsp, cmd_path_dev;
 /* gw_settings.c */
 command_fn cmd_settings;
 /* gw_arrays.c */

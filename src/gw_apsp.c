@@ -1,11 +1,12 @@
-/* The gateway's shortest-path commands: gpu_apsp on host arrays and gpu_arrays, its timing, the
- * path walk over a device P, and Ctrl-C.
+/* The gateway's shortest-path commands: one call for host arrays and gpu_arrays (planned and run
+ * by the C layer, ck_apsp_call), the path walk over a device P, and Ctrl-C.
  *
  * Ctrl-C: Octave's signal handler only records the signal (octave_signal_caught) and acts on it
  * when the interpreter next checks; a long call polls the flag between rounds, stops, frees what
  * it holds and raises cudakernels:interrupted; Octave then handles the pending interrupt as
  * usual. The flag is declared weak, so an Octave without it loads the gateway anyway (without
  * Ctrl-C in gpu_apsp). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,9 +34,11 @@ static void show_progress(void *ctx, size_t done, size_t total) {
 
 static int get_flag(const mxArray *a, const char *what) { return gw_scalar(a, what) != 0; }
 
-static ck_apsp_args apsp_args(ck_dtype t, int kernel, size_t n, int verbose) {
+/* The arguments of a call of n vertices of class t. */
+static ck_apsp_args apsp_args(int semiring, ck_dtype t, int kernel, size_t n, int verbose) {
   ck_apsp_args a;
   memset(&a, 0, sizeof a);
+  a.semiring = (ck_semiring)semiring;
   a.t = t;
   a.kernel = kernel;
   a.n = n;
@@ -50,39 +53,30 @@ static void check_classes(ck_dtype t) {
     gw_fail_invalid("W must be double, single or an integer class up to 32 bits");
 }
 
-/* DEVICES of a call of n vertices (1-based; empty: the default). */
-static ck_devices get_devices(const mxArray *a, size_t n) {
-  ck_devices d;
-  ck_apsp_default(n, &d);
-  return gw_devices(a, &d);
+static int apsp_kernel(const mxArray *a) {
+  static const char *const names[] = {"gpu", "cpu"};
+  _Static_assert(CK_APSP_GPU == 0 && CK_APSP_CPU == 1, "a kernel's index is its id");
+  return gw_mode(a, names, 2, "KERNEL must be \"gpu\" or \"cpu\"");
 }
 
-/* "apsp", W, KERNEL ("gpu" or "cpu"), VERBOSE [, DEVICES] -> D [, P] */
-void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  ck_dtype t = gw_matrix_dtype(prhs[0], "W");
-  check_classes(t);
-  size_t n = mxGetM(prhs[0]);
-  if (mxGetN(prhs[0]) != n) gw_fail_invalid("W must be square");
-  char name[16];
-  gw_string(prhs[1], name, sizeof name, "KERNEL");
-  int kernel = !strcmp(name, "gpu") ? CK_APSP_GPU : !strcmp(name, "cpu") ? CK_APSP_CPU : -1;
-  if (kernel < 0) gw_fail_invalid("KERNEL must be \"gpu\" or \"cpu\"");
-  ck_apsp_args a = apsp_args(t, kernel, n, get_flag(prhs[2], "VERBOSE"));
-  ck_devices d;
-  if (kernel == CK_APSP_CPU && nrhs > 3 && mxGetNumberOfElements(prhs[3]) > 0)
-    gw_fail_invalid("the cpu kernel runs on the CPU: DEVICES does not apply");
-  if (kernel == CK_APSP_GPU) {
-    gw_check(ck_device_init());
-    d = get_devices(nrhs > 3 ? prhs[3] : NULL, n);
-    a.devices = &d;
-  }
-  mxArray *D = mxCreateUninitNumericMatrix((mwSize)n, (mwSize)n, gw_class_of(t), mxREAL);
-  mxArray *P = nlhs > 1 ? mxCreateUninitNumericMatrix((mwSize)n, (mwSize)n, mxINT32_CLASS, mxREAL)
+/* The semiring of a shortest-path call: one of the table's (the planner says which it takes). */
+static int apsp_semiring(const mxArray *a) {
+  const int s = gw_semiring(a);
+  if (s == CK_PLUS_TIMES) gw_fail_invalid("shortest paths take a semiring, not +.*");
+  return s;
+}
+
+/* Host W: D [, P] made in Octave's memory. */
+static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray *W) {
+  mxArray *D = mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, gw_class_of(a->t), mxREAL);
+  mxArray *P = nlhs > 1 ? mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, mxINT32_CLASS,
+                                                      mxREAL)
                         : NULL;
-  a.W = mxGetData(prhs[0]);
-  a.D = mxGetData(D);
-  a.P = P ? (int32_t *)mxGetData(P) : NULL;
-  ck_status s = ck_apsp(&a);
+  a->W = mxGetData(W);
+  a->D = mxGetData(D);
+  a->P = P ? (int32_t *)mxGetData(P) : NULL;
+  ck_plan pl;
+  ck_status s = ck_apsp_call(a, CK_ON_HOST, &pl);
   if (s != CK_OK) {
     mxDestroyArray(D);
     if (P) mxDestroyArray(P);
@@ -92,27 +86,19 @@ void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (P) plhs[1] = P;
 }
 
-/* "apsp_dev", IDW, N, VERBOSE [, DEVICES] -> IDD [, IDP] */
-void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  ck_dtype t;
-  size_t numel;
-  void *w;
-  gw_check(ck_array_lookup(gw_id(prhs[0], "IDW"), &t, &numel, &w));
-  check_classes(t);
-  size_t n = gw_size(prhs[1], "N");
-  if (numel != n * n) gw_fail_invalid("N does not match the array");
-  ck_apsp_args a = apsp_args(t, CK_APSP_GPU, n, get_flag(prhs[2], "VERBOSE"));
-  const ck_devices devices = get_devices(nrhs > 3 ? prhs[3] : NULL, n);
-  a.devices = &devices;
+/* Device W (an id): the ids of D [, P], on W's device. */
+static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w) {
+  const size_t numel = a->n * a->n;
   ck_array_id idd = 0, idp = 0;
   void *d = NULL, *p = NULL;
-  gw_check(ck_array_create(t, numel, &idd, &d));
+  gw_check(ck_array_create(a->t, numel, &idd, &d));
   ck_status s = nlhs > 1 ? ck_array_create(CK_INT32, numel, &idp, &p) : CK_OK;
+  ck_plan pl;
   if (s == CK_OK) {
-    a.W = w;
-    a.D = d;
-    a.P = (int32_t *)p;
-    s = ck_apsp_device(&a);
+    a->W = w;
+    a->D = d;
+    a->P = (int32_t *)p;
+    s = ck_apsp_call(a, CK_ON_DEVICE, &pl);
   }
   if (s != CK_OK) {
     ck_array_free(idd);
@@ -123,24 +109,32 @@ void cmd_apsp_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   if (nlhs > 1) plhs[1] = gw_id_value(idp);
 }
 
-/* "apsp_time", CLASS, N, WARMUP, REPS [, "paths"] -> times in ms */
-void cmd_apsp_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  int paths = 0;
-  if (nrhs == 5) {
-    char flag[8];
-    gw_string(prhs[4], flag, sizeof flag, "the 5th argument");
-    if (strcmp(flag, "paths")) gw_fail_invalid("the 5th argument of apsp_time must be \"paths\"");
-    paths = 1;
+/* "apsp", SEMIRING, WHERE, W, KERNEL, VERBOSE [, DEVICES] -> D [, P]: W a square host matrix, or
+ * (WHERE "device") the id of an n*n gpu_array, whose D and P are gpu_arrays too. */
+void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  const int semiring = apsp_semiring(prhs[0]);
+  const ck_where where = gw_where(prhs[1]);
+  const int kernel = apsp_kernel(prhs[3]), verbose = get_flag(prhs[4], "VERBOSE");
+  ck_dtype t;
+  size_t n, numel = 0;
+  void *w = NULL;
+  if (where == CK_ON_HOST) {
+    t = gw_matrix_dtype(prhs[2], "W");
+    n = mxGetM(prhs[2]);
+    if (mxGetN(prhs[2]) != n) gw_fail_invalid("W must be square");
+  } else {
+    gw_check(ck_array_lookup(gw_id(prhs[2], "W (an id)"), &t, &numel, &w));
+    n = (size_t)sqrt((double)numel);
+    while (n * n > numel) n--;
+    while ((n + 1) * (n + 1) <= numel) n++;
+    if (n * n != numel) gw_fail_invalid("W must be a square n-by-n array");
   }
-  ck_dtype t = gw_dtype_name(prhs[0]);
-  size_t n = gw_size(prhs[1], "N");
-  ck_timing tm;
-  mxArray *times = gw_timing(prhs[2], prhs[3], &tm);
-  ck_status s = ck_apsp_time(t, n, paths, &tm);
-  if (s != CK_OK) mxDestroyArray(times);
-  gw_check(s);
-  plhs[0] = times;
+  check_classes(t);
+  ck_apsp_args a = apsp_args(semiring, t, kernel, n, verbose);
+  const ck_devices devices = gw_devices(nrhs > 5 ? prhs[5] : NULL);
+  a.devices = &devices;
+  if (where == CK_ON_HOST) host_call(nlhs, plhs, &a, prhs[2]);
+  else device_call(nlhs, plhs, &a, w);
 }
 
 /* "path_dev", IDP, N, S, T -> [LENGTHS, VERTICES]: S and T double vectors of 1-based vertices */
@@ -181,12 +175,4 @@ void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   plhs[0] = len;
   if (nlhs > 1) plhs[1] = v; /* Octave's plhs holds nlhs entries, at least one */
   else mxDestroyArray(v);
-}
-
-/* "apsp_path": the work type of the last shortest-path call on the device. */
-void cmd_apsp_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  (void)nrhs;
-  (void)prhs;
-  plhs[0] = mxCreateString(ck_dtype_name(ck_apsp_last_path()));
 }

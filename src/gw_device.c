@@ -103,6 +103,7 @@ void cmd_sync(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
 void cmd_reset(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)plhs, (void)nrhs, (void)prhs;
   gw_settings_reset();
+  ck_plan_forget();
   gw_check(ck_reset());
 }
 
@@ -114,13 +115,13 @@ void cmd_memory(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   plhs[0] = r;
 }
 
-ck_devices gw_devices(const mxArray *a, const ck_devices *fallback) {
-  ck_devices d = *fallback;
+ck_devices gw_devices(const mxArray *a) {
+  ck_devices d;
+  memset(&d, 0, sizeof d); /* count 0: the planner's default */
   const size_t count = a ? mxGetNumberOfElements(a) : 0;
   if (count > 0) {
     if (!mxIsDouble(a) || mxIsComplex(a) || count > CK_SPREAD_WORKERS)
       gw_fail_invalid("DEVICES must be a vector of at most 8 device numbers");
-    memset(&d, 0, sizeof d);
     d.count = (int)count;
     for (size_t i = 0; i < count; i++) d.devices[i] = gw_device_number(mxGetPr(a)[i]);
   }

@@ -1,128 +1,144 @@
-/* The gateway's product commands: min-plus and matrix products on host arrays and on gpu_arrays,
- * their kernel-only timings and the min-plus ceiling. */
+/* The gateway's one product command, for every semiring and the arithmetic product, on host arrays
+ * and gpu_arrays, 2-D or paged; and the min-plus ceiling. The call is planned and run by the C
+ * layer (ck_product_call); this file turns the arguments into a ck_call and the results into
+ * arrays.
+ *
+ *   "product", SEMIRING, WHERE, A, B, KERNEL [, DEVICES [, SIZE [, IA, IB]]] -> C [, K]
+ *
+ * SEMIRING: a semiring's name or alias (ck_tables.h), or "+.*" ("plus.times"), the arithmetic
+ * product. WHERE: "host" (A and B arrays) or "device" (A and B gpu_array ids, SIZE needed).
+ * SIZE: [M K N] ([] or absent for 2-D host arrays: theirs). IA, IB: the page map (gw_pages.c);
+ * with them host operands come as 2-D matrices, A m x (k * pages of A), B k x (n * pages of B),
+ * and C as m x (n * pages). */
 #include <stdio.h>
 #include <string.h>
 
 #include "gateway.h"
 
-typedef int kernel_id_fn(const char *name);
+int gw_semiring(const mxArray *a) {
+  char name[32];
+  gw_string(a, name, sizeof name, "SEMIRING");
+  if (!strcmp(name, "+.*") || !strcmp(name, "plus.times")) return CK_PLUS_TIMES;
+  const int s = ck_semiring_from_name(name);
+  if (s < 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "unknown semiring \"%s\"", name);
+    gw_fail_invalid(msg);
+  }
+  return s;
+}
 
-static int get_kernel(const mxArray *a, kernel_id_fn *id_of, const char *op) {
+int gw_kernel(const mxArray *a, int semiring) {
   char name[32];
   gw_string(a, name, sizeof name, "KERNEL");
-  int id = id_of(name);
+  const int matmul = semiring == CK_PLUS_TIMES;
+  const int id = matmul ? ck_matmul_kernel_id(name) : ck_minplus_kernel_id(name);
   if (id < 0) {
     char msg[160];
-    snprintf(msg, sizeof msg, "unknown %s kernel \"%s\"", op, name);
+    snprintf(msg, sizeof msg, "unknown %s kernel \"%s\"", matmul ? "matmul" : "min-plus", name);
     gw_fail_invalid(msg);
   }
   return id;
 }
 
-int get_minplus_kernel(const mxArray *a) {
-  return get_kernel(a, ck_minplus_kernel_id, "min-plus");
+ck_where gw_where(const mxArray *a) {
+  static const char *const names[] = {"host", "device"};
+  return (ck_where)gw_mode(a, names, 2, "WHERE is \"host\" or \"device\"");
 }
 
-int get_matmul_kernel(const mxArray *a) {
-  return get_kernel(a, ck_matmul_kernel_id, "matmul");
+/* A host operand's class: single or double for the arithmetic product, any known class for the
+ * semirings (the planner checks which the semiring takes). */
+static ck_dtype host_class(const mxArray *a, int semiring, const char *what) {
+  return semiring == CK_PLUS_TIMES ? gw_float_matrix_dtype(a, what) : gw_matrix_dtype(a, what);
 }
 
-/* DEVICES of a product (1-based; empty: the default for p's shape and operands, on_device for
- * gpu_arrays, on the current device). */
-static ck_devices get_devices(const mxArray *a, const ck_product *p, int on_device) {
-  ck_devices d;
-  ck_spread_default(p, on_device, &d);
-  return gw_devices(a, &d);
-}
-
-/* prhs = A, B (host matrices of class t, inner dimensions agreeing) into p; C (and K) are set by
- * the caller. */
-static ck_product host_operands(const mxArray *prhs[], ck_dtype t, int kernel) {
-  size_t m = mxGetM(prhs[0]), k = mxGetN(prhs[0]), n = mxGetN(prhs[1]);
-  if (mxGetM(prhs[1]) != k) gw_fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
-  ck_product p = {t, kernel, mxGetData(prhs[0]), mxGetData(prhs[1]), NULL, NULL, m, k, n};
-  return p;
-}
-
-/* A product on the devices d, or (with_devices 0: the CPU kernel) where fn puts it. */
 typedef struct {
-  ck_product p;
-  ck_product_fn *fn;
-  ck_devices d;
-  int with_devices;
-} spread_call;
+  ck_call c;
+  ck_pages pages;
+  ck_devices devices;
+} product_call;
 
-static ck_status run_host_call(void *ctx, void *C, double *K) {
-  spread_call *c = ctx;
-  c->p.C = C;
-  c->p.K = K;
-  return c->with_devices ? ck_spread_host(c->fn, &c->p, &c->d) : c->fn(&c->p);
+static ck_status run_call(void *ctx, void *C, double *K) {
+  product_call *pc = ctx;
+  ck_plan pl;
+  pc->c.p.C = C;
+  pc->c.p.K = K;
+  return ck_product_call(&pc->c, &pl);
 }
 
-static ck_status run_device_call(void *ctx, void *C, double *K) {
-  spread_call *c = ctx;
-  c->p.C = C;
-  c->p.K = K;
-  return ck_spread_device(c->fn, &c->p, &c->d);
-}
-
-/* "minplus" / "matmul", A, B, KERNEL [, DEVICES] */
-static void host_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int minplus) {
-  ck_dtype t = minplus ? gw_matrix_dtype(prhs[0], "A") : gw_float_matrix_dtype(prhs[0], "A");
-  if ((minplus ? gw_matrix_dtype(prhs[1], "B") : gw_float_matrix_dtype(prhs[1], "B")) != t)
-    gw_fail_invalid("A and B must be of the same class");
-  const int kernel = minplus ? get_minplus_kernel(prhs[2]) : get_matmul_kernel(prhs[2]);
-  spread_call c = {.p = host_operands(prhs, t, kernel), .fn = minplus ? ck_minplus : ck_matmul};
-  c.with_devices = !(minplus && kernel == CK_MINPLUS_CPU);
-  if (c.with_devices) c.d = get_devices(nrhs > 3 ? prhs[3] : NULL, &c.p, 0);
-  else if (nrhs > 3 && mxGetNumberOfElements(prhs[3]) > 0)
-    gw_fail_invalid("the cpu kernel runs on the CPU: DEVICES does not apply");
-  gw_host_result(plhs, t, c.p.m, c.p.n, minplus && nlhs > 1, run_host_call, &c);
-}
-
-void cmd_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  host_product(nlhs, plhs, nrhs, prhs, 1);
-}
-
-/* CLASS, KERNEL, M, K, N of a timing command into a product with no operands. */
-static ck_product timed_shape(const mxArray *prhs[], int kernel) {
-  ck_product p = {gw_dtype_name(prhs[0]), kernel, NULL, NULL, NULL, NULL,
-                  gw_size(prhs[2], "M"), gw_size(prhs[3], "K"), gw_size(prhs[4], "N")};
-  return p;
-}
-
-void cmd_minplus_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  int with_arg = 0, data = CK_DATA_INTS, calls = 1;
-  for (int i = 7; i < nrhs; i++) {
-    char flag[16];
-    if (mxIsNumeric(prhs[i])) {
-      calls = gw_calls(prhs[i]);
-      continue;
-    }
-    gw_string(prhs[i], flag, sizeof flag, "a flag");
-    if (!strcmp(flag, "arg")) with_arg = 1;
-    else if (!strcmp(flag, "fractions")) data = CK_DATA_FRACTIONS;
-    else if (!strcmp(flag, "wide")) data = CK_DATA_WIDE;
-    else gw_fail_invalid("the flags of minplus_time are \"arg\", \"fractions\" and \"wide\"");
+/* SIZE ([M K N]) into p, or for 2-D host operands (SIZE absent or empty) their own sizes. */
+static void read_size(const mxArray *size, ck_product *p, const mxArray *A, const mxArray *B,
+                      int host_2d) {
+  if (host_2d && (!size || mxIsEmpty(size))) {
+    p->m = mxGetM(A);
+    p->k = mxGetN(A);
+    p->n = mxGetN(B);
+    if (mxGetM(B) != p->k) gw_fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
+    return;
   }
-  ck_product p = timed_shape(prhs, get_minplus_kernel(prhs[1]));
-  ck_timing tm;
-  mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
-  tm.data = data;
-  tm.calls = calls;
-  ck_status s = ck_minplus_time(&p, with_arg, &tm);
-  if (s != CK_OK) mxDestroyArray(times);
-  gw_check(s);
-  plhs[0] = times;
+  if (!size || !mxIsDouble(size) || mxIsComplex(size) || mxGetNumberOfElements(size) != 3)
+    gw_fail_invalid("SIZE must be [M K N]");
+  const double *v = mxGetPr(size);
+  size_t dims[3];
+  for (int i = 0; i < 3; i++) {
+    if (!(v[i] >= 0) || v[i] != (double)(size_t)v[i] || v[i] > 9.0e15)
+      gw_fail_invalid("SIZE must hold non-negative integers");
+    dims[i] = (size_t)v[i];
+  }
+  p->m = dims[0], p->k = dims[1], p->n = dims[2];
 }
 
-/* "minplus_path": the class the last min-plus product on the device ran in. */
-void cmd_minplus_path(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  (void)nrhs;
-  (void)prhs;
-  plhs[0] = mxCreateString(ck_dtype_name(ck_minplus_last_path()));
+/* A and B where they live: their class and data (host) or device pointers (ids), and their
+ * element counts. */
+static void operands(const mxArray *prhs[], product_call *pc, size_t numel[2]) {
+  ck_product *p = &pc->c.p;
+  if (pc->c.where == CK_ON_HOST) {
+    p->t = host_class(prhs[0], pc->c.semiring, "A");
+    if (host_class(prhs[1], pc->c.semiring, "B") != p->t)
+      gw_fail_invalid("A and B must be of the same class");
+    p->A = mxGetData(prhs[0]);
+    p->B = mxGetData(prhs[1]);
+    numel[0] = mxGetNumberOfElements(prhs[0]);
+    numel[1] = mxGetNumberOfElements(prhs[1]);
+    return;
+  }
+  ck_dtype tb;
+  void *pa, *pb;
+  gw_check(ck_array_lookup(gw_id(prhs[0], "A (an id)"), &p->t, &numel[0], &pa));
+  gw_check(ck_array_lookup(gw_id(prhs[1], "B (an id)"), &tb, &numel[1], &pb));
+  if (tb != p->t) gw_fail_invalid("A and B must be of the same class");
+  p->A = pa;
+  p->B = pb;
+}
+
+/* "product": the arguments after the command name. */
+void cmd_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+  product_call pc;
+  memset(&pc, 0, sizeof pc);
+  pc.c.semiring = gw_semiring(prhs[0]);
+  pc.c.where = gw_where(prhs[1]);
+  const int host = pc.c.where == CK_ON_HOST, paged = nrhs > 8;
+  if (nrhs == 8) gw_fail_invalid("the page map is IA and IB together");
+  size_t numel[2];
+  operands(prhs + 2, &pc, numel);
+  pc.c.p.kernel = gw_kernel(prhs[4], pc.c.semiring);
+  read_size(nrhs > 6 ? prhs[6] : NULL, &pc.c.p, prhs[2], prhs[3], host && !paged);
+  if (paged) {
+    pc.pages = gw_page_map(&pc.c.p, prhs[7], prhs[8], numel);
+    pc.c.pages = &pc.pages;
+  } else if (pc.c.p.m * pc.c.p.k != numel[0] || pc.c.p.k * pc.c.p.n != numel[1]) {
+    gw_fail_invalid("SIZE does not match the operands");
+  }
+  pc.devices = gw_devices(nrhs > 5 ? prhs[5] : NULL);
+  pc.c.devices = &pc.devices;
+  if (nlhs > 1 && pc.c.semiring == CK_PLUS_TIMES)
+    gw_fail_invalid("the arithmetic product (+.*) has no witness K");
+  const int witness = nlhs > 1;
+  const size_t pages = paged ? pc.pages.count : 1;
+  if (host)
+    gw_host_result(plhs, pc.c.p.t, pc.c.p.m, pc.c.p.n * pages, witness, run_call, &pc);
+  else
+    gw_device_result(plhs, pc.c.p.t, pc.c.p.m * pc.c.p.n * pages, witness, run_call, &pc);
 }
 
 void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
@@ -130,50 +146,4 @@ void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
   double rate = 0;
   gw_check(ck_minplus_ceiling(gw_dtype_name(prhs[0]), &rate));
   plhs[0] = mxCreateDoubleScalar(rate);
-}
-
-void cmd_matmul(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  host_product(nlhs, plhs, nrhs, prhs, 0);
-}
-
-void cmd_matmul_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  ck_product p = timed_shape(prhs, get_matmul_kernel(prhs[1]));
-  ck_timing tm;
-  mxArray *times = gw_timing(prhs[5], prhs[6], &tm);
-  if (nrhs > 7) tm.calls = gw_calls(prhs[7]);
-  ck_status s = ck_matmul_time(&p, &tm);
-  if (s != CK_OK) mxDestroyArray(times);
-  gw_check(s);
-  plhs[0] = times;
-}
-
-/* The operands of a device product (prhs = IDA, IDB, M, K, N, KERNEL [, DEVICES]): two arrays of
- * one class with m*k and k*n elements, on one device; the result C, and with `witness` the
- * min-plus witness K (double) as a second array, on that device. */
-static void device_product(mxArray *plhs[], int nrhs, const mxArray *prhs[], int kernel,
-                           ck_product_fn *fn, int witness) {
-  ck_dtype ta, tb;
-  size_t na, nb;
-  void *pa, *pb;
-  gw_check(ck_array_lookup(gw_id(prhs[0], "IDA"), &ta, &na, &pa));
-  gw_check(ck_array_lookup(gw_id(prhs[1], "IDB"), &tb, &nb, &pb));
-  size_t m = gw_size(prhs[2], "M"), k = gw_size(prhs[3], "K"), n = gw_size(prhs[4], "N");
-  if (ta != tb) gw_fail_invalid("A and B must be of the same class");
-  if (na != m * k || nb != k * n) gw_fail_invalid("M, K, N do not match the arrays");
-  spread_call c = {.p = {ta, kernel, pa, pb, NULL, NULL, m, k, n}, .fn = fn};
-  c.d = get_devices(nrhs > 6 ? prhs[6] : NULL, &c.p, 1);
-  c.with_devices = 1;
-  gw_device_result(plhs, ta, m * n, witness, run_device_call, &c);
-}
-
-void cmd_minplus_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  int kernel = get_minplus_kernel(prhs[5]);
-  if (kernel == CK_MINPLUS_CPU) gw_fail_invalid("the cpu kernel takes host arrays, not gpu_arrays");
-  device_product(plhs, nrhs, prhs, kernel, ck_minplus_device, nlhs > 1);
-}
-
-void cmd_matmul_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs;
-  device_product(plhs, nrhs, prhs, get_matmul_kernel(prhs[5]), ck_matmul_device, 0);
 }

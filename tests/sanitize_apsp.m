@@ -72,7 +72,7 @@ function sanitize_apsp (mode = "all")
     __cudakernels__ ("settings", "test_alloc_limit", 0);
   end_unwind_protect
   progress ("errors, interrupt, out of memory");
-  __cudakernels__ ("apsp_time", "single", 300, 0, 1, "paths");
+  __cudakernels__ ("time", "apsp", "min.+", "single", "gpu", 300, 0, 1, "witness");
   if (! isequal (__cudakernels__ ("memory"), [0, 0]))
     error ("sanitize_apsp: device memory left behind");
   endif

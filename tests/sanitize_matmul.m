@@ -25,7 +25,7 @@ function sanitize_matmul ()
       endfor
       assert (gpu_matmul (zeros (2, 0, cls{1}), zeros (0, 3, cls{1}), "kernel", k{1}),
               zeros (2, 3, cls{1}));
-      __cudakernels__ ("matmul_time", cls{1}, k{1}, 65, 33, 70, 1, 2);
+      __cudakernels__ ("time", "product", "+.*", cls{1}, k{1}, [65 33 70], 1, 2);
     endfor
   endfor
   ## pages in one launch (warptile, cuBLAS strided batched), broadcast, and page by page
@@ -40,7 +40,7 @@ function sanitize_matmul ()
           error ("sanitize_matmul: paged %s page %d differs from A*B", k{1}, q);
         endif
       endfor
-      __cudakernels__ ("pages_time", "matmul", "single", k{1}, 65, 17, 30, 3, 1, 1);
+      __cudakernels__ ("time", "product", "+.*", "single", k{1}, [65 17 30 3], 1, 1);
     endfor
   unwind_protect_cleanup
     __cudakernels__ ("settings", old);

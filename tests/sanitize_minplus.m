@@ -31,7 +31,7 @@ function sanitize_minplus ()
       endfor
       assert (gpu_minplus (zeros (2, 0), zeros (0, 3), "kernel", kernel{1}), Inf (2, 3));
       assert (size (gpu_minplus (zeros (0, 2), ones (2, 3), "kernel", kernel{1})), [0 3]);
-      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
+      __cudakernels__ ("time", "product", "min.+", cls{1}, kernel{1}, [65 33 70], 1, 2);
     endfor
     __cudakernels__ ("minplus_ceiling", cls{1});
   endfor
@@ -47,7 +47,7 @@ function sanitize_minplus ()
       if (! isequal (gpu_minplus (A, B, "kernel", kernel{1}), gpu_minplus (A, B, "kernel", "cpu")))
         error ("sanitize_minplus: %s %s differs from the CPU reference", kernel{1}, cls{1});
       endif
-      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2);
+      __cudakernels__ ("time", "product", "min.+", cls{1}, kernel{1}, [65 33 70], 1, 2);
     endfor
   endfor
   for low = [0, -5]   # int32 read as it is (shift 0 guessed), then a miss
@@ -83,7 +83,7 @@ function sanitize_minplus ()
       if (! isequal (C, RC) || ! isequal (K, RK))
         error ("sanitize_minplus: witness %s %s differs from the CPU reference", kernel{1}, cls{1});
       endif
-      __cudakernels__ ("minplus_time", cls{1}, kernel{1}, 65, 33, 70, 1, 2, "arg");
+      __cudakernels__ ("time", "product", "min.+", cls{1}, kernel{1}, [65 33 70], 1, 2, "witness");
     endfor
   endfor
   ## the sliced path: rows, columns and k, merged
@@ -147,7 +147,7 @@ function paged ()
             error ("sanitize_minplus: paged %s %dx%dx%d x %d (%s) differs from the CPU", cls{1}, s, mode{1});
           endif
         endfor
-        __cudakernels__ ("pages_time", "minplus", cls{1}, "warptile", s(1), s(2), s(3), s(4), 1, 1);
+        __cudakernels__ ("time", "product", "min.+", cls{1}, "warptile", [s(1) s(2) s(3) s(4)], 1, 1);
       endfor
     endfor
     __cudakernels__ ("settings", "pages_mode", "batched");

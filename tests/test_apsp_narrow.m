@@ -11,12 +11,12 @@
 %!  ## with and without narrowing, on the host (gpu_array results gathered)
 %!  dev = isa (W, "gpu_array");
 %!  [D, P] = gpu_apsp (W);
-%!  ran = __cudakernels__ ("apsp_path");
+%!  ran = __cudakernels__ ("last_plan").work;
 %!  D1 = gpu_apsp (W);
 %!  old = __cudakernels__ ("settings", "minplus_narrow", "off");
 %!  unwind_protect
 %!    [Df, Pf] = gpu_apsp (W);
-%!    fpath = __cudakernels__ ("apsp_path");
+%!    fpath = __cudakernels__ ("last_plan").work;
 %!  unwind_protect_cleanup
 %!    __cudakernels__ ("settings", old);
 %!  end_unwind_protect

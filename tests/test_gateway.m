@@ -5,9 +5,10 @@
 ## "settings" command (read, set, restore from the struct it returns, all or
 ## nothing on a bad value), the argument and output counts of the command
 ## table, checked before any command runs, and the listing built from that
-## table.  None of them touches a device, so they run without a GPU.  gpu_reset
-## restoring the defaults is tested in inst/gpu_reset.m.  Run by
-## tests/run_tests.m.
+## table; the one product and shortest-path commands' arguments and the plan
+## they leave ("last_plan") on the CPU kernels.  None of them touches a device,
+## so they run without a GPU.  gpu_reset restoring the defaults is tested in
+## inst/gpu_reset.m.  Run by tests/run_tests.m.
 
 %!function expect_invalid (f, pattern)
 %!  try
@@ -102,12 +103,10 @@
 ## with its usage line, printed by __cudakernels__ () and ("help").
 %!test
 %! names = {"help", "available", "info", "device_count", "device_select", "settings", ...
-%!          "kernels", "minplus", "minplus_time", "minplus_ceiling", "minplus_path", ...
-%!          "pages_counts", "pages_time", "sum", "sum_time", "copy_bandwidth", "matmul", ...
-%!          "matmul_time", "cublas", "sync", "array_put", "array_get", "array_free", ...
-%!          "array_info", "array_convert", "minplus_dev", "matmul_dev", "minplus_pages", ...
-%!          "matmul_pages", "minplus_pages_dev", "matmul_pages_dev", "sum_dev", "apsp", ...
-%!          "apsp_dev", "apsp_time", "apsp_path", "path_dev", "reset", "memory"};
+%!          "kernels", "product", "apsp", "time", "last_plan", "minplus_ceiling", "sum", ...
+%!          "sum_time", "sum_dev", "copy_bandwidth", "cublas", "sync", "array_put", ...
+%!          "array_get", "array_free", "array_info", "array_convert", "path_dev", "reset", ...
+%!          "memory"};
 %! h = __cudakernels__ ("help");
 %! assert (size (h), [numel(names), 1]);
 %! assert (sort ({h.name}), sort (names));
@@ -122,3 +121,58 @@
 %! ## "settings" takes a NAME, VALUE pair for each setting
 %! assert (h(strcmp ({h.name}, "settings")).max_args,
 %!         2 * numel (fieldnames (__cudakernels__ ("settings"))));
+
+## The product command: a semiring or "+.*", where the operands live, and its
+## plan; the CPU kernel needs no device.
+%!test
+%! A = __ck_messy__ ([3 4]); B = __ck_messy__ ([4 5]);
+%! product = @(varargin) __cudakernels__ ("product", varargin{:});
+%! [C, K] = product ("min.+", "host", A, B, "cpu");
+%! [R, RK] = gpu_minplus (A, B, "kernel", "cpu");
+%! assert (isequaln ({C, K}, {R, RK}));
+%! assert (isequaln (product ("min.plus", "host", A, B, "cpu", [], [3 4 5]), R));  # the alias
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.op, plan.semiring, plan.class, plan.kernel, plan.where, plan.move},
+%!         {"product", "min.+", "double", "cpu", "host", "cpu"});
+%! assert ([plan.m plan.k plan.n plan.pages], [3 4 5 0]);
+%! assert ({plan.witness, plan.narrow, plan.devices, plan.words}, {false, false, zeros(1, 0), "none"});
+%! expect_invalid (@() product ("max.*", "host", A, B, "cpu"), 'unknown semiring "max.\*"');
+%! expect_invalid (@() product ("min.+", "nowhere", A, B, "cpu"), "WHERE is");
+%! expect_invalid (@() product ("min.+", "host", A, B, "nope"), 'unknown min-plus kernel "nope"');
+%! expect_invalid (@() product ("+.*", "host", A, B, "cpu"), 'unknown matmul kernel "cpu"');
+%! expect_invalid (@() product ("min.+", "host", A, B, "cpu", [], [3 4 6]), "SIZE does not match");
+%! expect_invalid (@() product ("min.+", "host", A, B, "cpu", [], [3 4]), "SIZE must be");
+%! expect_invalid (@() product ("min.+", "host", A, single (B), "cpu"), "same class");
+%! expect_invalid (@() product ("min.+", "host", int64 (A), int64 (B), "cpu"), "int64");
+%! expect_invalid (@() product ("+.*", "host", int8 (A), int8 (B), "naive"), "single or double");
+%! try
+%!   [C, K] = product ("+.*", "host", A, B, "naive");
+%!   error ("test:noerror", "no error");
+%! catch err
+%!   assert (err.message, "__cudakernels__: the arithmetic product (+.*) has no witness K");
+%! end_try_catch
+
+## The shortest-path command and its plan, on the CPU kernel.
+%!test
+%! W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+%! [D, P] = __cudakernels__ ("apsp", "min.+", "host", W, "cpu", 0);
+%! [R, RP] = gpu_apsp (W, "kernel", "cpu");
+%! assert ({D, P}, {R, RP});
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.op, plan.semiring, plan.kernel, plan.move, plan.n, plan.witness},
+%!         {"apsp", "min.+", "cpu", "cpu", 3, true});
+%! apsp = @(varargin) __cudakernels__ ("apsp", varargin{:});
+%! expect_invalid (@() apsp ("+.*", "host", W, "cpu", 0), "take a semiring, not");
+%! expect_invalid (@() apsp ("min.+", "host", W, "fast", 0), "KERNEL must be");
+%! expect_invalid (@() apsp ("min.+", "host", W(1:2, :), "cpu", 0), "square");
+
+## The timing command checks its arguments before it needs a device.
+%!test
+%! time = @(varargin) __cudakernels__ ("time", varargin{:});
+%! expect_invalid (@() time ("sum", "min.+", "single", "warptile", [1 1 1], 0, 1), "OP is");
+%! expect_invalid (@() time ("product", "min.+", "single", "warptile", [1 1], 0, 1), "SIZE of a product");
+%! expect_invalid (@() time ("product", "min.+", "single", "warptile", [1 1 1], 0, 1, "fast"),
+%!                 'the flags of "time"');
+%! expect_invalid (@() time ("apsp", "min.+", "single", "cpu", 9, 0, 1), 'only the "gpu" kernel');
+%! expect_invalid (@() time ("apsp", "min.+", "single", "gpu", [9 9], 0, 1), "SIZE of shortest");
+%! expect_invalid (@() time ("product", "min.+", "single", "warptile", [1 1 1], 0, 0), "REPS");

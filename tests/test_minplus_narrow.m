@@ -26,10 +26,10 @@
 %!  unwind_protect
 %!    Rc = gpu_minplus (A, B);
 %!    [R, RK] = gpu_minplus (A, B);
-%!    float_path = __cudakernels__ ("minplus_path");
+%!    float_path = __cudakernels__ ("last_plan").work;
 %!    __cudakernels__ ("settings", "minplus_narrow", "always");
 %!    C = gpu_minplus (A, B);
-%!    ran = __cudakernels__ ("minplus_path");
+%!    ran = __cudakernels__ ("last_plan").work;
 %!    [CK, K] = gpu_minplus (A, B);
 %!  unwind_protect_cleanup
 %!    __cudakernels__ ("settings", old);
@@ -99,7 +99,7 @@
 %! old = __cudakernels__ ("settings", "minplus_narrow", "always");
 %! unwind_protect
 %!   [C, K] = gpu_minplus (GA, GB);
-%!   ran = __cudakernels__ ("minplus_path");
+%!   ran = __cudakernels__ ("last_plan").work;
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
@@ -109,6 +109,29 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
+%! ## a call is judged whole: [C, K] of 4096^3 single from host arrays moves in
+%! ## panels of fewer columns, each below the look's threshold, and narrows; one
+%! ## panel that cannot (a fraction in its columns of B) runs in the class
+%! n = 4096;
+%! A = single (randi ([0 999], n)); B = single (randi ([0 999], n)); A(7, :) = Inf;
+%! B(3, end) = 0.5;
+%! [C, K] = gpu_minplus (A, B);
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.move, plan.narrow, plan.work, plan.words}, {"panels", true, "int16", "u16x2"});
+%! assert (plan.panel < n);
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! unwind_protect
+%!   [R, RK] = gpu_minplus (A, B);
+%!   plan = __cudakernels__ ("last_plan");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan.narrow, plan.work}, {false, "single"});
+%! same_bits (C, R, "4096^3 from host arrays");
+%! assert (isequal (K, RK));
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
 %! ## the automatic mode does not look at small products
 %! C = gpu_minplus (ones (10));
-%! assert (__cudakernels__ ("minplus_path"), "double");
+%! assert (__cudakernels__ ("last_plan").work, "double");

@@ -7,9 +7,10 @@
 ## of the pages it takes, exactly: C, K and NaN patterns; ragged sizes, p = 1,
 ## p = 0, broadcast on either side, integer classes, the one-operand form,
 ## host arrays and gpu_arrays, and the errors.  Pages run in one launch per
-## run of pages ("batched", counted by __cudakernels__ ("pages_counts")) and
-## page by page ("loop"); cuBLAS's strided batched product is compared within
-## rounding, everything else exactly.  Run by tests/run_tests.m.
+## run of pages ("batched", counted in the plan of each call,
+## __cudakernels__ ("last_plan")) and page by page ("loop"); cuBLAS's strided
+## batched product is compared within rounding, everything else exactly.  Run
+## by tests/run_tests.m.
 
 %!function check_pages (op, A, B, varargin)
 %!  ## op (A, B) against op of each pair of pages it takes
@@ -20,10 +21,14 @@
 %!  rounding = any (strcmp (varargin, "cublas"));   # its batched kernels may add in another order
 %!  if (witness)
 %!    [C, K] = op (A, B, varargin{:});
+%!    tally (__cudakernels__ ("last_plan"));
 %!    assert (size (K), size (C));
-%!    assert (isequaln (gather_if (op (A, B, varargin{:})), gather_if (C)));  # C alone: the same
+%!    C1 = op (A, B, varargin{:});
+%!    tally (__cudakernels__ ("last_plan"));
+%!    assert (isequaln (gather_if (C1), gather_if (C)));  # C alone: the same
 %!  else
 %!    C = op (A, B, varargin{:});
+%!    tally (__cudakernels__ ("last_plan"));
 %!  endif
 %!  dev = isa (C, "gpu_array");
 %!  if (dev)
@@ -64,6 +69,15 @@
 %!    R = gpu_minplus (A(:, :, q), B(:, :, q), "kernel", "cpu");
 %!    assert (isequal (C(:, :, q), R), sprintf ("page %d differs", q));
 %!  endfor
+%!endfunction
+%!function total = tally (plan)
+%!  ## the batched runs and the single pages of the paged calls of check_pages so
+%!  ## far: each call's plan counts its own
+%!  persistent sum = [0 0];
+%!  if (nargin > 0)
+%!    sum += [plan.batched_runs, plan.single_pages];
+%!  endif
+%!  total = sum;
 %!endfunction
 %!function X = gather_if (X)
 %!  if (isa (X, "gpu_array"))
@@ -106,21 +120,27 @@
 ## map that both describe, the same pages.
 %!test
 %! A = __ck_messy__ ([3, 4 * 3]); B = __ck_messy__ ([4, 5 * 3]); B1 = B(:, 1:5);
-%! C3 = __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 0, 0);
-%! assert (isequaln (C3, __cudakernels__ ("minplus_pages", A, B, "cpu", 3, 4, 5, 1:3, 1:3)));
-%! C3 = __cudakernels__ ("minplus_pages", A, B1, "cpu", 3, 4, 5, 0, 0);       # B broadcast
-%! assert (isequaln (C3, __cudakernels__ ("minplus_pages", A, B1, "cpu", 3, 4, 5, 1:3, [1 1 1])));
-%! C3 = __cudakernels__ ("minplus_pages", A(:, 1:4), B, "cpu", 3, 4, 5, 0, 0); # A broadcast
+%! paged = @(A, B, mkn, ia, ib) __cudakernels__ ("product", "min.+", "host", A, B, "cpu", [],
+%!                                               mkn, ia, ib);
+%! C3 = paged (A, B, [3 4 5], 0, 0);
+%! assert (isequaln (C3, paged (A, B, [3 4 5], 1:3, 1:3)));
+%! C3 = paged (A, B1, [3 4 5], 0, 0);                                         # B broadcast
+%! assert (isequaln (C3, paged (A, B1, [3 4 5], 1:3, [1 1 1])));
+%! C3 = paged (A(:, 1:4), B, [3 4 5], 0, 0);                                  # A broadcast
 %! assert (size (C3), [3 15]);
 %! assert (isequaln (C3(:, 11:15), gpu_minplus (A(:, 1:4), B(:, 11:15), "kernel", "cpu")));
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.op, plan.move, plan.pages}, {"product", "cpu", 0});
 %!error <as many pages, or one>
-%! __cudakernels__ ("minplus_pages", ones (3, 8), ones (4, 15), "cpu", 3, 4, 5, 0, 0)
+%! __cudakernels__ ("product", "min.+", "host", ones (3, 8), ones (4, 15), "cpu", [], [3 4 5], 0, 0)
 %!error <not empty>
-%! __cudakernels__ ("minplus_pages", ones (3, 0), ones (0, 10), "cpu", 3, 0, 5, 0, 0)
+%! __cudakernels__ ("product", "min.+", "host", ones (3, 0), ones (0, 10), "cpu", [], [3 0 5], 0, 0)
 %!error <do not match>
-%! __cudakernels__ ("minplus_pages", ones (3, 9), ones (4, 10), "cpu", 3, 4, 5, 0, 0)
+%! __cudakernels__ ("product", "min.+", "host", ones (3, 9), ones (4, 10), "cpu", [], [3 4 5], 0, 0)
 %!error <page numbers of A>
-%! __cudakernels__ ("minplus_pages", ones (3, 8), ones (4, 10), "cpu", 3, 4, 5, 0, 1)
+%! __cudakernels__ ("product", "min.+", "host", ones (3, 8), ones (4, 10), "cpu", [], [3 4 5], 0, 1)
+%!error <IA and IB together>
+%! __cudakernels__ ("product", "min.+", "host", ones (3, 8), ones (4, 10), "cpu", [], [3 4 5], 0)
 %!error <page dimension 3 must agree> gpu_minplus (ones (3, 4, 2), ones (4, 5, 3), "kernel", "cpu")
 %!error <page dimension 4 must agree> gpu_matmul (ones (3, 4, 1, 2), ones (4, 5, 1, 3))
 %!error <inner dimensions> gpu_minplus (ones (3, 4, 2), ones (5, 5, 2), "kernel", "cpu")
@@ -146,7 +166,7 @@
 %!testif ; gpu_available ()
 %! old = __cudakernels__ ("settings", "pages_mode", "batched");
 %! restore = onCleanup (@() __cudakernels__ ("settings", old));
-%! c0 = __cudakernels__ ("pages_counts");
+%! c0 = tally ();
 %! for cls = {"double", "single", "int32", "int16", "uint8", "int8", "uint16", "uint32"}
 %!   A = fits ([3 17 2 3], cls{1}); B = fits ([17 65 1 3], cls{1});
 %!   check_pages (@gpu_minplus, A, B);
@@ -171,12 +191,12 @@
 %!              int8 (randi ([-128 127], 33, 9, 3)));
 %! check_pages (@gpu_minplus, int32 (randi ([-1e9 1e9], 9, 33, 3)),          # saturation
 %!              int32 (randi ([-1e9 1e9], 33, 9, 3)));
-%! c1 = __cudakernels__ ("pages_counts");
+%! c1 = tally ();
 %! assert (c1(1) > c0(1));
 %! assert (c1(2), c0(2));          # no page of these ran by itself
 %! check_pages (@gpu_minplus, int32 ([-2^31 2^31-1; 0 1]) .* ones (2, 2, 3, "int32"),
 %!              int32 ([2^31-1 -2^31; 5 -5]) .* ones (2, 2, 3, "int32"));    # v2's wide sums
-%! c2 = __cudakernels__ ("pages_counts");
+%! c2 = tally ();
 %! assert (c2(2), c1(2) + 6);      # ... those ran page by page ([C, K], then C)
 %! clear -x c0 c1 c2 old restore
 %! assert (__ck_released__ ());
@@ -234,15 +254,15 @@
 ## GPU one by one.
 %!testif ; gpu_available ()
 %! assert (__cudakernels__ ("settings").pages_mode, "auto");
-%! c0 = __cudakernels__ ("pages_counts");
+%! counts = @(p) [p.batched_runs, p.single_pages];
 %! A = single (randi (999, 64, 64, 8));
 %! C = gpu_minplus (A, A);
-%! c1 = __cudakernels__ ("pages_counts");
-%! assert (c1 - c0, [1 0]);
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.pages, plan.move, plan.pages_mode, plan.words}, {8, "whole", "auto", "class"});
+%! assert (counts (plan), [1 0]);
 %! A = single (randi (999, 2048, 4, 2));
 %! C = gpu_minplus (A, permute (A, [2 1 3]));
-%! c2 = __cudakernels__ ("pages_counts");
-%! assert (c2 - c1, [0 2]);
+%! assert (counts (__cudakernels__ ("last_plan")), [0 2]);
 
 %!testif ; gpu_available ()
 %! old = __cudakernels__ ("settings");

@@ -2,15 +2,16 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{C}, @var{K}] =} ck_product (@var{caller}, @var{op}, @var{A}, @var{B}, @var{kernel}, @var{devices})
-## Run the gateway's product @var{op} on checked operands: host matrices give a
-## host result; gpu_arrays (both, after @code{ck_matrix_args}) a gpu_array
-## result on their device.  @var{K}, the min-plus witness, is computed only
+## @deftypefn {} {[@var{C}, @var{K}] =} ck_product (@var{caller}, @var{semiring}, @var{A}, @var{B}, @var{kernel}, @var{devices})
+## Run the gateway's one product command for @var{semiring} (@qcode{"min.+"},
+## or @qcode{"+.*"} for the arithmetic product) on checked operands: host
+## matrices give a host result; gpu_arrays (both, after @code{ck_matrix_args})
+## a gpu_array result on their device.  @var{K}, the witness, is computed only
 ## when asked for.  A 2-D product's columns are shared by @var{devices} ([]:
 ## the gateway's default); paged products run on one device.
 ## @end deftypefn
 
-function [C, K] = ck_product (caller, op, A, B, kernel, devices)
+function [C, K] = ck_product (caller, semiring, A, B, kernel, devices)
   dev = isa (A, "gpu_array");
   if (dev)
     if (strcmp (kernel, "cpu"))
@@ -19,51 +20,46 @@ function [C, K] = ck_product (caller, op, A, B, kernel, devices)
     endif
     [ida, cls, sa] = facts (A);   # one method call each (see ck_matrix_args)
     [idb, ~, sb] = facts (B);
+    where = "device";
   else
     sa = size (A); sb = size (B);
     ida = [];
+    where = "host";
   endif
   m = sa(1); k = sa(2); n = sb(2);
   if (numel (sa) > 2 || numel (sb) > 2)   # pages
     [ia, ib, pdims] = page_map (sa(3:end), sb(3:end), m * k > 0 && k * n > 0);
-    cmd = [op "_pages"];
     restore = paged_device (caller, devices, dev, ida);
     if (dev)
-      args = {ida, idb, m, k, n, kernel, ia, ib};
+      args = {ida, idb, kernel, [], [m k n], ia, ib};
     else
       args = {reshape(A, m, k * prod (sa(3:end))), reshape(B, k, n * prod (sb(3:end))), ...
-              kernel, m, k, n, ia, ib};
+              kernel, [], [m k n], ia, ib};
     endif
   else
     pdims = [];
-    cmd = op;
     if (dev)
-      args = {ida, idb, m, k, n, kernel, devices};
+      args = {ida, idb, kernel, devices, [m k n]};
     else
       args = {A, B, kernel, devices};
     endif
   endif
-  if (! dev)
-    if (nargout < 2)    # the witness costs time: only when asked for
-      C = ck_call (caller, cmd, args{:});
-    else
-      [C, K] = ck_call (caller, cmd, args{:});
-    endif
-    if (! isempty (pdims))   # the paged commands return m x (n * pages)
-      C = reshape (C, [m n pdims]);
-      if (nargout > 1)
-        K = reshape (K, [m n pdims]);
-      endif
-    endif
-    return;
-  endif
-  if (nargout < 2)
-    id = ck_call (caller, [cmd "_dev"], args{:});
+  if (nargout < 2)    # the witness costs time: only when asked for
+    C = ck_call (caller, "product", semiring, where, args{:});
   else
-    [id, idk] = ck_call (caller, [cmd "_dev"], args{:});
-    K = gpu_array ("__cudakernels_wrap__", idk, "double", [m n pdims]);
+    [C, K] = ck_call (caller, "product", semiring, where, args{:});
   endif
-  C = gpu_array ("__cudakernels_wrap__", id, cls, [m n pdims]);
+  if (dev)
+    if (nargout > 1)
+      K = gpu_array ("__cudakernels_wrap__", K, "double", [m n pdims]);
+    endif
+    C = gpu_array ("__cudakernels_wrap__", C, cls, [m n pdims]);
+  elseif (! isempty (pdims))   # paged results come as m x (n * pages)
+    C = reshape (C, [m n pdims]);
+    if (nargout > 1)
+      K = reshape (K, [m n pdims]);
+    endif
+  endif
 endfunction
 
 ## Paged products run on one device: the one DEVICES names (for host arrays,

@@ -152,16 +152,13 @@ static ap_form ap_pick_form(ck_dtype t, const ap_facts &f) {
  * (n - 1) times the longest edge, is below the work type's "no edge" (ap_no_path), so no sum that
  * can win reaches it, and, for single, at most 2^24, so that the float path's sums are exact too.
  * Then D and P are the float path's bit for bit. Otherwise (fractions, -0, negative edges, longer
- * paths, or narrowing off: ck_minplus_set_narrow) they work in their own class. */
-static ap_form ap_pick_float(ck_dtype t, const ap_facts &f, size_t n) {
-  if (f.fraction || f.lo < 0 || ck_minplus_set_narrow(-1) == CK_NARROW_OFF) return AP_CLASS;
+ * paths, or a plan that does not narrow: narrowing off) they work in their own class. */
+static ap_form ap_pick_float(ck_dtype t, const ap_facts &f, size_t n, bool narrow) {
+  if (f.fraction || f.lo < 0 || !narrow) return AP_CLASS;
   const double longest = f.lo <= f.hi ? (double)(n - 1) * (double)f.hi : 0.0;
   if (t == CK_SINGLE && longest > 16777216.0) return AP_CLASS;
   return longest < INT16_MAX ? AP_U16 : longest < INT32_MAX ? AP_U32 : AP_CLASS;
 }
-
-static ck_dtype ap_last = CK_DOUBLE;
-extern "C" ck_dtype ck_apsp_last_path(void) { return ap_last; }
 
 /* What each share's device keeps beside its rows: the survey's facts and the negative-cycle
  * flag. */
@@ -275,10 +272,12 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                    "the graph has a negative cycle: vertex %zu has a negative weight to itself",
                    a->cycle_vertex);
   }
-  const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n)
+  const bool narrow = a->plan ? a->plan->narrow : ck_minplus_set_narrow(-1) != CK_NARROW_OFF;
+  const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, narrow)
                                                : ap_pick_form(a->t, f);
-  ap_last = form == AP_U32 ? CK_UINT32 : form == AP_U16 ? CK_UINT16
-          : form == AP_DOUBLE ? CK_DOUBLE : a->t;
+  if (a->plan) /* found: the work type */
+    a->plan->work = form == AP_U32 ? CK_UINT32 : form == AP_U16 ? CK_UINT16
+                  : form == AP_DOUBLE ? CK_DOUBLE : a->t;
   if (form == AP_U32) return ap_run<Tc, uint32_t>(a, parts, count, sc);
   if (form == AP_U16) return ap_run<Tc, uint16_t>(a, parts, count, sc);
   if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc>(a, parts, count, sc);

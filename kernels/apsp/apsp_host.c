@@ -1,5 +1,5 @@
-/* Host side of all-pairs shortest paths: the devices' shares of the rows, host arrays and device
- * arrays through them, and the timing.
+/* Host side of all-pairs shortest paths: the devices' shares of the rows (the devices are the
+ * plan's, plan.c), host arrays and device arrays through them.
  *
  * Share i of the work matrix's rows holds W's columns r0 .. (apsp.cuh: the work matrix is W
  * transposed), which lie one after the other in memory; so a share's W, D and P are contiguous
@@ -12,13 +12,6 @@
 #include <string.h>
 
 #include "ck_internal.h"
-
-/* Below this many vertices a call runs on one device by default. A round's pivot phase (the
- * pivot block's closure, about 0.5 ms on an H100 whatever n, and its row strip) runs on one
- * device while the others wait for its strip, so the gain needs rounds whose rest is long beside
- * it: the model in doc/multigpu.md, from one-GPU times, gives two GPUs 1.17x at 4096 and 1.47x
- * at 8192. Two-GPU runs have not yet checked it. */
-#define APSP_SPREAD_MIN_N 8192
 
 static ck_status check_class(ck_dtype t) {
   if ((int)t >= 0 && t < CK_INT64) return CK_OK;
@@ -33,14 +26,6 @@ static ck_devices current_alone(void) {
   d.count = 1;
   d.devices[0] = ck_device_current();
   return d;
-}
-
-void ck_apsp_default(size_t n, ck_devices *d) {
-  const int devices = ck_device_count();
-  *d = current_alone();
-  if (devices < 2 || n < APSP_SPREAD_MIN_N) return;
-  d->count = devices < CK_SPREAD_WORKERS ? devices : CK_SPREAD_WORKERS;
-  for (int i = 0; i < d->count; i++) d->devices[i] = i;
 }
 
 /* The shares: whole pivot blocks, as even as they come, in the list's order; with fewer blocks
@@ -79,8 +64,11 @@ static void free_pieces(ck_apsp_part *parts, int count, const int *own) {
   }
 }
 
+/* The plan's devices (with no plan, those asked for, or the current device alone). */
 static ck_status shares_for(const ck_apsp_args *a, ck_apsp_part *parts, int *count) {
-  const ck_devices one = current_alone(), *d = a->devices ? a->devices : &one;
+  const ck_devices one = current_alone(),
+                   *d = a->plan ? &a->plan->devices : a->devices && a->devices->count ? a->devices
+                                                                                      : &one;
   CK_TRY(ck_devices_check(d));
   *count = plan_shares(a->n, d, parts);
   return CK_OK;
@@ -95,8 +83,15 @@ static ck_status run_shares(ck_apsp_args *a, const ck_apsp_part *parts, int coun
   return s != CK_OK ? s : u;
 }
 
+/* With no plan (a direct call of the C API), each entry point runs as a call of its own. */
+static ck_status as_call(ck_apsp_args *a, ck_where where) {
+  ck_plan own;
+  return ck_apsp_call(a, where, &own);
+}
+
 ck_status ck_apsp(ck_apsp_args *a) {
   CK_TRY(check_class(a->t));
+  if (!a->plan) return as_call(a, CK_ON_HOST);
   if (a->kernel == CK_APSP_CPU) return ck_apsp_cpu(a);
   if (a->kernel != CK_APSP_GPU)
     return ck_fail(CK_ERR_INVALID, "unknown shortest-path kernel %d", a->kernel);
@@ -150,6 +145,7 @@ static ck_status copy_out(const ck_apsp_args *a, const ck_apsp_part *p, int sour
 }
 
 ck_status ck_apsp_device(ck_apsp_args *a) {
+  if (!a->plan) return as_call(a, CK_ON_DEVICE);
   CK_TRY(ck_device_init());
   if (a->n == 0) return CK_OK;
   ck_apsp_part parts[CK_SPREAD_WORKERS];
@@ -178,31 +174,4 @@ ck_status ck_apsp_device(ck_apsp_args *a) {
   free_pieces(parts, count, own);
   ck_status u = ck_device_use(source);
   return s != CK_OK ? s : u;
-}
-
-typedef struct {
-  ck_apsp_args a;
-} timed_apsp;
-
-static ck_status run_apsp(void *ctx) { return ck_apsp_device(&((timed_apsp *)ctx)->a); }
-
-ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm) {
-  CK_TRY(check_class(t));
-  CK_TRY(ck_device_init());
-  if (n == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: n is 0");
-  const size_t bytes = n * n * ck_dtype_size(t);
-  void *dW = NULL, *dD = NULL;
-  int32_t *dP = NULL;
-  ck_status s = ck_dev_alloc(&dW, bytes);
-  if (s == CK_OK) s = ck_dev_alloc(&dD, bytes);
-  if (s == CK_OK && paths) s = ck_dev_alloc((void **)&dP, n * n * sizeof(int32_t));
-  if (s == CK_OK) s = ck_fill_random_device(t, dW, n * n, 12345u);
-  if (s == CK_OK) {
-    timed_apsp c = {{t, CK_APSP_GPU, dW, dD, dP, n, NULL, NULL, NULL, NULL, 0}};
-    s = ck_time_events(run_apsp, &c, tm->warmup, tm->reps, tm->times_ms);
-  }
-  ck_dev_free(dW);
-  ck_dev_free(dD);
-  ck_dev_free(dP);
-  return s;
 }

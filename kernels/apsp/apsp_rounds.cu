@@ -129,7 +129,8 @@ template <class T> static ck_status ap_ahead_alloc(ap_slab_run<T> &r) {
   return r.hist[1].alloc(r.m.np, r.m.rows);
 }
 
-template <class T> static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, int *neg_host) {
+template <class T>
+static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, bool ahead, int *neg_host) {
   const size_t np = r.m.np, rows = r.m.rows;
   CK_TRY(ck_device_use(r.m.dev));
   r.neg_host = neg_host;
@@ -139,7 +140,7 @@ template <class T> static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, 
     CK_TRY(r.big.alloc(np, rows, AP_BLOCK));
     CK_TRY(r.tile.alloc(AP_BLOCK, AP_BLOCK, AP_TILE));
   }
-  r.looks_ahead = count == 1 && r.paths() && np > AP_BLOCK;
+  r.looks_ahead = ahead;
   if (r.looks_ahead) CK_TRY(ap_ahead_alloc(r));
   if (count > 1) {
     CK_TRY(ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T>::strip_elems(np, r.paths())));
@@ -311,10 +312,13 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
                                              sizeof(int) * AP_IN_FLIGHT * count,
                                              cudaHostAllocPortable),
                                "allocating pinned memory");
+  /* the plan's (plan.c): one share with paths, more than one round */
+  const bool ahead = a->plan ? a->plan->looks_ahead
+                             : count == 1 && slabs[0].N && slabs[0].np > AP_BLOCK;
   for (int i = 0; i < count; i++) {
     runs[i].m = slabs[i];
     devs[i] = slabs[i].dev;
-    if (st == CK_OK) st = ap_slab_alloc(runs[i], count, neg_host + AP_IN_FLIGHT * i);
+    if (st == CK_OK) st = ap_slab_alloc(runs[i], count, ahead, neg_host + AP_IN_FLIGHT * i);
   }
   if (st == CK_OK && count > 1) ap_peers(devs, count);
   const size_t rounds = slabs[0].np / AP_BLOCK;

@@ -1,4 +1,4 @@
-/* Host side of the matrix multiply: kernel names, host-to-host calls, kernel-only timing. */
+/* Host side of the matrix multiply: kernel names, host-to-host calls, the paged form. */
 #include <limits.h>
 #include <string.h>
 
@@ -58,9 +58,4 @@ ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int 
 ck_status ck_matmul(const ck_product *p) {
   CK_TRY(check_args(p));
   return ck_host_product(ck_matmul_device, p);
-}
-
-ck_status ck_matmul_time(const ck_product *p, const ck_timing *tm) {
-  CK_TRY(check_args(p));
-  return ck_time_product(ck_matmul_device, p, tm);
 }

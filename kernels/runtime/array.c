@@ -28,16 +28,6 @@ ck_status ck_host_product(ck_product_fn *fn, const ck_product *p) {
   return s;
 }
 
-typedef struct {
-  ck_product_fn *fn;
-  const ck_product *p;
-} product_call;
-
-static ck_status run_product_call(void *ctx) {
-  product_call *c = ctx;
-  return c->fn(c->p);
-}
-
 ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm,
                              ck_product *d) {
   *d = *p;
@@ -61,17 +51,6 @@ void ck_free_operands(ck_product *d) {
   ck_dev_free((void *)d->B);
   ck_dev_free(d->C);
   d->A = d->B = d->C = NULL;
-}
-
-ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm) {
-  ck_product d;
-  ck_status s = ck_random_operands(p, 1, tm, &d);
-  if (s == CK_OK) {
-    product_call c = {fn, &d};
-    s = ck_time_calls(run_product_call, &c, tm->warmup, tm->reps, tm->calls, tm->times_ms);
-  }
-  ck_free_operands(&d);
-  return s;
 }
 
 /* ---- device-resident arrays ---- */

@@ -12,6 +12,8 @@
 extern "C" {
 #endif
 
+typedef struct ck_plan ck_plan; /* ck_plan.h */
+
 /* Every entry point returns one of these; the gateway maps them onto error identifiers. */
 typedef enum {
   CK_OK = 0,
@@ -133,6 +135,9 @@ typedef struct {
   void *C;
   double *K;
   size_t m, k, n;
+  /* The call's plan (ck_plan.h), which executors read and note into; NULL: each entry point
+   * plans for itself (the C drivers in dev/ call them so). */
+  ck_plan *plan;
 } ck_product;
 
 /* How a kernel is timed: `warmup` untimed runs, then `reps` runs each timed with events into
@@ -162,8 +167,6 @@ void ck_minplus_cpu(const ck_product *p);
  * CK_NARROW_OFF at none (for comparisons). Process-wide; returns the previous mode. */
 enum { CK_NARROW_AUTO = 0, CK_NARROW_OFF = 1, CK_NARROW_ALWAYS = 2 };
 int ck_minplus_set_narrow(int mode); /* any other mode: read it, change nothing */
-/* The class the last min-plus product on the device ran in (its own, or CK_INT16 / CK_INT32). */
-ck_dtype ck_minplus_last_path(void);
 
 /* Kernel-only timing for benchmarks, on random device inputs of p's class and sizes (tm->data:
  * CK_DATA_INTS, integers 0..999; CK_DATA_FRACTIONS, the same plus 0.5, for the float classes;
@@ -197,10 +200,12 @@ typedef struct {
   /* Called about once a second: rounds done of total. NULL: silent. */
   void (*progress)(void *ctx, size_t done, size_t total);
   void *ctx;
-  /* The GPU part: the devices that share the rows of the work (NULL: the current device alone);
-   * ck_apsp_default gives the default. */
+  /* The GPU part: the devices that share the rows of the work (NULL or count 0: the planner's
+   * default, every device from 8192 vertices on). */
   const ck_devices *devices;
   size_t cycle_vertex; /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
+  ck_plan *plan;       /* the call's plan (ck_apsp_call); NULL: the entry point plans itself */
+  ck_semiring semiring; /* 0: min.+, the one the rounds take today */
 } ck_apsp_args;
 
 /* Host arrays in and out; the CPU kernel runs here without a GPU. */
@@ -208,17 +213,11 @@ ck_status ck_apsp(ck_apsp_args *a);
 /* Device arrays in and out, on the current device (the other devices work on copies of their
  * rows); allocates and frees its own scratch. */
 ck_status ck_apsp_device(ck_apsp_args *a);
-/* The devices a call of n vertices takes by default: every visible device (up to
- * CK_SPREAD_WORKERS) from 8192 vertices on (apsp_host.c), below that the current device. */
-void ck_apsp_default(size_t n, ck_devices *d);
 /* The CPU reference (plain Floyd-Warshall, OpenMP over columns); a->kernel is not read. */
 ck_status ck_apsp_cpu(ck_apsp_args *a);
 /* Timing of the device call on a random complete graph of class t (weights 0..999), with the
  * paths when `paths`. */
 ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm);
-/* The work type of the last shortest-path call on the device: the class of W, or for integer
- * data and integer-valued single and double data CK_UINT16, CK_UINT32 or CK_DOUBLE (apsp.cuh). */
-ck_dtype ck_apsp_last_path(void);
 /* Paths walked back through a device P (n*n, as ck_apsp_device leaves it) for `count` pairs
  * (s[q], t[q]), 1-based: the vertices of each path, first to last, one after the other into
  * `vertices` (host, at most count*n of them; NULL: only count), and each path's length (number
@@ -253,8 +252,6 @@ ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int 
  * CK_PAGES_BATCHED (batched wherever the kernel can); returns the mode before. */
 enum { CK_PAGES_AUTO = 0, CK_PAGES_LOOP, CK_PAGES_BATCHED };
 int ck_pages_set_mode(int mode);
-/* The launches of paged products since the process began: batched runs, and single pages. */
-void ck_pages_counts(size_t *batched_runs, size_t *single_pages);
 /* Device arrays: each run of pages through `batch`, or where it declines page by page through
  * `fn` (a 2-D device product, ck_minplus_device or ck_matmul_device). */
 ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p,
@@ -263,10 +260,6 @@ ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_produc
  * product) page by page; on_host: the CPU kernel, host_fn page by page. */
 ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product_fn *host_fn,
                         int on_host, const ck_product *p, const ck_pages *pg);
-/* Timing of ck_pages_device on `count` pages of random device operands of p's class and sizes
- * (3-D: page q of C takes page q of A and of B; no witness), as ck_minplus_time. */
-ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p, size_t count,
-                        const ck_timing *tm);
 
 /* ---- products over several devices (spread.c) ----
  * C's columns cut into one panel per entry of `devices` (ck_devices), each computed on its device
@@ -276,11 +269,47 @@ ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_d
 /* Device arrays on the current device (C and K too): device_fn (ck_minplus_device or
  * ck_matmul_device) on each panel, the other devices working on copies. */
 ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const ck_devices *d);
-/* The devices a product of p's shape takes by default: for host operands every visible device
- * (up to CK_SPREAD_WORKERS) from 8192^3 pair updates on, else the current device alone (device
- * operands always: on two H200s the spread gained for int16 min-plus, not for single or
- * cuBLAS, doc/multigpu.md). */
-void ck_spread_default(const ck_product *p, int on_device, ck_devices *d);
+
+/* ---- calls and their plans (plan.c, call.c; the plan is ck_plan.h) ----
+ * A call is planned once, before anything runs (ck_plan_product, ck_plan_apsp); the executors
+ * carry the plan out and note what they found into it; the gateway thread's last plan is kept
+ * (ck_last_plan). */
+#include "ck_plan.h"
+
+/* One product call: the semiring (or CK_PLUS_TIMES, the arithmetic product), where the operands
+ * live, class, kernel, operands and sizes in p (C and K where the operands are; K NULL: no
+ * witness), the pages (NULL: one 2-D product), the devices asked for (NULL or count 0: the
+ * default, with copy_always as given). CK_ON_RANDOM (timings): p's pointers are not read, pages
+ * counts the 3-D pages, witness asks for K. */
+typedef struct {
+  int semiring;
+  ck_where where;
+  ck_product p;
+  const ck_pages *pages;
+  const ck_devices *devices;
+  int witness;
+} ck_call;
+
+/* The plan of a call, nothing run; CK_ERR_INVALID for what the call cannot be. */
+ck_status ck_plan_product(const ck_call *c, ck_plan *pl);
+ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl);
+/* A call: planned into *pl, run, *pl kept as the last plan (also when it fails). */
+ck_status ck_product_call(const ck_call *c, ck_plan *pl);
+ck_status ck_apsp_call(ck_apsp_args *a, ck_where where, ck_plan *pl);
+/* A product's timing (c->where CK_ON_RANDOM; random device operands of kind tm->data): planned
+ * once, then tm's runs between CUDA events; kept as the last plan. */
+ck_status ck_product_time(const ck_call *c, const ck_timing *tm, ck_plan *pl);
+/* The last kept plan (zeros, op CK_OP_NONE: none since the process began or the last reset). */
+void ck_last_plan(ck_plan *out);
+void ck_plan_forget(void);
+/* Names of a plan's values, for the gateway ("?" out of range). */
+const char *ck_op_name(ck_op op);
+const char *ck_where_name(ck_where w);
+const char *ck_move_name(ck_move m);
+const char *ck_words_name(ck_words w);
+const char *ck_shifts_name(ck_shifts s);
+const char *ck_pages_mode_name(int mode);
+const char *ck_plan_semiring_name(int semiring); /* a semiring's, or "+.*" */
 
 /* ---- transfers and device-resident arrays (array.c, transfer.c, convert.cu) ----
  * Host<->device copies go through two pinned staging buffers that live as long as the process:

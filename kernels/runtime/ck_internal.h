@@ -58,10 +58,7 @@ void ck_dev_forget_all(void);
  * copies, download, free. */
 ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 
-/* Kernel-only timing of a product of p's class and sizes on random device inputs (of kind
- * tm->data); p's pointers are not read. */
-ck_status ck_time_product(ck_product_fn *fn, const ck_product *p, const ck_timing *tm);
-/* The random device operands such a timing runs on: `pages` pages of A and B (of kind tm->data)
+/* The random device operands a timing runs on: `pages` pages of A and B (of kind tm->data)
  * and of C, in d (a copy of p, K NULL); freed by ck_free_operands, also after a failure. */
 ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm,
                              ck_product *d);
@@ -121,6 +118,36 @@ typedef struct {
 } ck_apsp_part;
 ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
 size_t ck_apsp_block(void); /* the pivot block: the shares' unit */
+
+/* ---- plans (plan.c): the executors' side ----
+ * The plan a thread carries out: bound by ck_minplus_device for its product (from p->plan), so
+ * that the families below it note what they found (the notes do nothing where none is bound). */
+ck_plan *ck_plan_bind(ck_plan *pl); /* returns the one bound before */
+ck_plan *ck_plan_bound(void);
+void ck_plan_keep(const ck_plan *pl); /* as the last plan */
+/* A share of a call run on its own (a device's columns, a page through the 2-D host path):
+ * the call's plan with the share's sizes, and its move planned on the current device. */
+ck_status ck_plan_share(const ck_plan *call, const ck_product *share, ck_plan *pl);
+/* A share's findings into the call's plan (the first device product's; page counts add). */
+void ck_plan_merge(ck_plan *into, const ck_plan *from);
+/* What a product with no plan decides: the look for the integer paths, the pages mode. */
+int ck_plan_narrow_default(const ck_product *p);
+int ck_plan_pages_mode(const ck_plan *pl); /* pl's, or the setting where pl is NULL */
+/* A device product's findings: the class it runs in (first: the rest back to none), the words
+ * its arithmetic ran on, how it learned its shifts, whether it read its operands as they are;
+ * the warptile's block tile and split (1, 1: none). */
+void ck_plan_note_class(ck_dtype work);
+void ck_plan_note_path(ck_words words, ck_shifts shifts, int raw);
+void ck_plan_note_tiles(int bm, int bn, int bk, int split, int clusters);
+void ck_plan_note_shifts(ck_shifts shifts);
+/* pl's first device product is done: later products of the call note nothing. */
+void ck_plan_noted(ck_plan *pl);
+
+/* A host-array call's look at A for the integer paths and A's narrowed copies, made once and
+ * kept in pl->narrow_a for all its panels (minplus_narrow.cu); dA is the device copy of A, the
+ * same for every panel. Nothing when the plan does not narrow. */
+void ck_narrow_a_begin(ck_plan *pl, const void *dA);
+void ck_narrow_a_end(ck_plan *pl);
 
 /* Time `run(ctx)` with CUDA events on the default stream: `warmup` untimed runs, then `reps` timed
  * ones into times_ms. */

@@ -6,24 +6,11 @@
  * without broadcasting; for N-D broadcasting, one per stretch of C's first page dimension), and
  * each run goes to the product's batch function: one launch over all its pages. Where that
  * declines (another kernel, pages that each fill the GPU, sums needing v2) the run's pages go
- * one by one through the 2-D device product, without a host round trip between them. */
+ * one by one through the 2-D device product, without a host round trip between them. How is the
+ * plan's pages mode (plan.c); the plan counts the runs and the single pages. */
 #include <stdlib.h>
 
 #include "ck_internal.h"
-
-static int pages_mode = CK_PAGES_AUTO;
-static size_t batched_runs, single_pages;
-
-int ck_pages_set_mode(int mode) {
-  int old = pages_mode;
-  if (mode >= CK_PAGES_AUTO && mode <= CK_PAGES_BATCHED) pages_mode = mode;
-  return old;
-}
-
-void ck_pages_counts(size_t *runs, size_t *pages) {
-  *runs = batched_runs;
-  *pages = single_pages;
-}
 
 /* The page of A (b = 0) or B (b = 1) that page q of C takes. */
 static size_t page_of(const ck_pages *pg, int b, size_t q) {
@@ -63,8 +50,8 @@ static ck_status check_pages(const ck_pages *pg) {
 /* The run of pages from q0: the longest stretch with steps of A's and B's pages that do not
  * change (nor go back). Without lists, every page from q0 on: at 4096 pages the two scans of the
  * lists took 12 us of host time before the launch, a fifth of a 64^3 int16 batch (H100 host). */
-static ck_page_run run_from(const ck_pages *pg, size_t q0) {
-  ck_page_run r = {1, 0, 0, pages_mode == CK_PAGES_BATCHED};
+static ck_page_run run_from(const ck_pages *pg, size_t q0, int mode) {
+  ck_page_run r = {1, 0, 0, mode == CK_PAGES_BATCHED};
   if (q0 + 1 >= pg->count) return r;
   const size_t a0 = page_of(pg, 0, q0), b0 = page_of(pg, 1, q0);
   const size_t a1 = page_of(pg, 0, q0 + 1), b1 = page_of(pg, 1, q0 + 1);
@@ -84,20 +71,27 @@ static ck_page_run run_from(const ck_pages *pg, size_t q0) {
 ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p,
                           const ck_pages *pg) {
   CK_TRY(check_pages(pg));
-  for (size_t q0 = 0; q0 < pg->count;) {
-    const ck_page_run r = run_from(pg, q0);
+  const int mode = ck_plan_pages_mode(p->plan);
+  size_t runs = 0, singles = 0;
+  ck_status s = CK_OK;
+  for (size_t q0 = 0; q0 < pg->count && s == CK_OK;) {
+    const ck_page_run r = run_from(pg, q0, mode);
     const ck_product first = page_product(p, pg, q0);
     int done = 0;
-    if (batch && pages_mode != CK_PAGES_LOOP) CK_TRY(batch(&first, &r, &done));
-    if (done) batched_runs++;
-    for (size_t q = q0; !done && q < q0 + r.count; q++) {
+    if (batch && mode != CK_PAGES_LOOP) s = batch(&first, &r, &done);
+    runs += done;
+    for (size_t q = q0; s == CK_OK && !done && q < q0 + r.count; q++) {
       ck_product d = page_product(p, pg, q);
-      CK_TRY(fn(&d));
-      single_pages++;
+      s = fn(&d);
+      singles++;
     }
     q0 += r.count;
   }
-  return CK_OK;
+  if (p->plan) {
+    p->plan->batched_runs += runs;
+    p->plan->single_pages += singles;
+  }
+  return s;
 }
 
 /* Host arrays: every page of A, B and C on the device at once where they fit (the pages run back
@@ -131,35 +125,18 @@ ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product
     ck_dev_free(dK);
     if (fits) return s;
   }
-  for (size_t q = 0; q < pg->count; q++) { /* on the host, or too large for the device at once */
+  /* on the host, or too large for the device at once: each page its own 2-D host product */
+  if (p->plan && !on_host) p->plan->move = CK_MOVE_PAGES;
+  for (size_t q = 0; q < pg->count; q++) {
     ck_product d = page_product(p, pg, q);
-    CK_TRY(host_fn(&d));
+    ck_plan share;
+    if (p->plan) {
+      CK_TRY(ck_plan_share(p->plan, &d, &share));
+      d.plan = &share;
+    }
+    const ck_status s = host_fn(&d);
+    if (p->plan) ck_plan_merge(p->plan, &share);
+    CK_TRY(s);
   }
   return CK_OK;
-}
-
-/* ---- timing ---- */
-typedef struct {
-  ck_product_fn *fn;
-  ck_batch_fn *batch;
-  const ck_product *p;
-  const ck_pages *pg;
-} pages_call;
-
-static ck_status run_pages_call(void *ctx) {
-  const pages_call *c = ctx;
-  return ck_pages_device(c->fn, c->batch, c->p, c->pg);
-}
-
-ck_status ck_pages_time(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p, size_t count,
-                        const ck_timing *tm) {
-  const ck_pages pg = {count, count, count, NULL, NULL}; /* 3-D: page q of each */
-  ck_product d;
-  ck_status s = ck_random_operands(p, count, tm, &d);
-  if (s == CK_OK) {
-    pages_call c = {fn, batch, &d, &pg};
-    s = ck_time_calls(run_pages_call, &c, tm->warmup, tm->reps, tm->calls, tm->times_ms);
-  }
-  ck_free_operands(&d);
-  return s;
 }

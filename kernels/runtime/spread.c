@@ -11,21 +11,15 @@
  * result: min-plus bit for bit (each panel may take its own integer path, which never changes an
  * answer), matmul within the same bound (cuBLAS may choose another algorithm for a narrower
  * panel). A failure on one worker raises a flag the others read between their panels; all free
- * what they hold, and the first real failure is reported. */
+ * what they hold, and the first real failure is reported. The devices are the call's plan's
+ * (plan.c); each worker plans its panel on its own device (ck_plan_share). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ck_internal.h"
 
-/* Panels are whole tiles of the widest kernel tile (minplus_policy.cuh: BN <= 128), so that no
- * worker computes a ragged edge that one device would not. */
-#define SPREAD_ALIGN 128
-
-/* Below this many pair updates (m * k * n) a host-array product runs on one device by default.
- * Two H200s, host-array single min-plus, both GPUs against one: 2048^3 0.76x, 4096^3 1.03x and
- * 0.97x (two runs), 8192^3 1.09x, 16384^3 1.13x and 1.19x (doc/multigpu.md). */
-#define SPREAD_MIN_WORK ((double)(1u << 30) * 512) /* 8192^3 */
+#include "plan_policy.h"
 
 typedef struct {
   ck_product_fn *fn; /* host product, or device product */
@@ -46,6 +40,7 @@ typedef struct {
 
 typedef struct {
   spread_plan *plan;
+  ck_plan share; /* the call's plan for this worker's panel, planned on its device */
   int slot, dev;
   int copies; /* counted in plan->copies_pending, and not yet done */
   size_t j0, cols;
@@ -128,7 +123,11 @@ static ck_status run_panel(worker *w) {
    * package (cuBLAS) find the device's context current in this thread */
   CK_CUDA(cudaSetDevice(w->dev), "selecting a device");
   CK_TRY(ck_device_use(w->dev));
-  const ck_product q = panel_of(w);
+  ck_product q = panel_of(w);
+  if (q.plan) {
+    CK_TRY(ck_plan_share(q.plan, &q, &w->share));
+    q.plan = &w->share;
+  }
   if (!pl->on_device) return pl->fn(&q);
   if (w->dev == pl->source && !pl->copy_always) {
     wait_for_copies(pl);
@@ -181,7 +180,7 @@ static ck_status spread(spread_plan *pl, const ck_devices *d) {
   if (pl->on_device) /* the workers' copies start on other streams: the operands must be ready */
     CK_CUDA(cudaDeviceSynchronize(), "waiting for the operands");
   size_t share = (p->n + (size_t)d->count - 1) / (size_t)d->count;
-  share = (share + SPREAD_ALIGN - 1) / SPREAD_ALIGN * SPREAD_ALIGN;
+  share = (share + CK_PANEL_TILE - 1) / CK_PANEL_TILE * CK_PANEL_TILE;
   worker ws[CK_SPREAD_WORKERS];
   int count = 0;
   for (; count < d->count && (size_t)count * share < p->n; count++) {
@@ -207,6 +206,7 @@ static ck_status spread(spread_plan *pl, const ck_devices *d) {
   }
   for (int i = 0; i < count; i++)
     if (ws[i].started) pthread_join(ws[i].thread, NULL);
+  for (int i = 0; p->plan && i < count; i++) ck_plan_merge(p->plan, &ws[i].share);
   return first_failure(ws, count);
 }
 
@@ -229,17 +229,4 @@ ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const 
                     .copied = PTHREAD_COND_INITIALIZER};
   CK_TRY(ck_device_init());
   return spread(&pl, d);
-}
-
-void ck_spread_default(const ck_product *p, int on_device, ck_devices *d) {
-  const int devices = ck_device_count();
-  const double work = (double)p->m * (double)p->k * (double)p->n;
-  memset(d, 0, sizeof *d);
-  if (!on_device && devices >= 2 && work >= SPREAD_MIN_WORK) {
-    d->count = devices < CK_SPREAD_WORKERS ? devices : CK_SPREAD_WORKERS;
-    for (int i = 0; i < d->count; i++) d->devices[i] = i;
-  } else {
-    d->count = 1;
-    d->devices[0] = ck_device_current();
-  }
 }

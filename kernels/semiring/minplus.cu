@@ -40,18 +40,30 @@ template <class T, bool ARG> static ck_status run_minplus(int kernel, const mp_p
 
 template <class T> static ck_status run_typed(const ck_product *p) {
   const mp_problem<T> q = {(const T *)p->A, (const T *)p->B, (T *)p->C, p->K, p->m, p->k, p->n};
+  ck_plan_note_class(p->t); /* the DPX runners note their words */
   return p->K ? run_minplus<T, true>(p->kernel, q) : run_minplus<T, false>(p->kernel, q);
 }
 
-extern "C" ck_status ck_minplus_device(const ck_product *p) {
+static ck_status run_device(const ck_product *p) {
   int narrowed = 0;
   CK_TRY(mp_try_narrow(p, &narrowed));
   if (narrowed) return CK_OK;
-  mp_note_path(p->t);
   CK_TRY(ck_semiring_check(CK_SR_MIN_PLUS, p->t));
   return ck_with_class<CK_PRODUCT_CLASSES>(p->t, CK_ERR_INVALID, [&](auto c) {
     return run_typed<typename decltype(c)::type>(p);
   });
+}
+
+/* Device arrays; what the runners find goes into p's plan (bound for the product: a spread
+ * worker's thread carries its own), from the call's first product (a narrowed product's is the
+ * integer product inside it). */
+extern "C" ck_status ck_minplus_device(const ck_product *p) {
+  if (!p->plan) return run_device(p);
+  ck_plan *const before = ck_plan_bind(p->plan);
+  const ck_status s = run_device(p);
+  if (before != p->plan) ck_plan_noted(p->plan);
+  ck_plan_bind(before);
+  return s;
 }
 
 /* ---- paged products: a run of pages in one launch (pages.c cuts the pages into runs) ---- */
@@ -87,11 +99,15 @@ template <class T> static ck_status run_pages_typed(const ck_product *p, const c
 extern "C" ck_status ck_minplus_pages_device(const ck_product *p, const ck_page_run *r, int *done) {
   *done = 0;
   if (!pages_batch(p, r)) return CK_OK;
-  mp_note_path(p->t);
+  ck_plan *const before = ck_plan_bind(p->plan ? p->plan : ck_plan_bound());
   /* a class outside the table's: page by page, where the 2-D form gives the error */
-  return ck_with_class<CK_PRODUCT_CLASSES>(p->t, CK_OK, [&](auto c) {
+  const ck_status s = ck_with_class<CK_PRODUCT_CLASSES>(p->t, CK_OK, [&](auto c) {
+    ck_plan_note_class(p->t);
     return run_pages_typed<typename decltype(c)::type>(p, r, done);
   });
+  if (*done && p->plan && before != p->plan) ck_plan_noted(p->plan);
+  ck_plan_bind(before);
+  return s;
 }
 
 /* ---- combining the products of consecutive slices of k (inputs larger than the device) ----

@@ -119,10 +119,9 @@ static inline unsigned transpose_grid(size_t rows, size_t cols) {
 
 /* The SMs of the current device (1 if it cannot be asked), asked once. */
 int mp_sm_count(void);
-/* minplus_narrow.cu: integer-valued single and double operands on the integer paths; *done = 1
- * when it has computed the product. mp_note_path: what ck_minplus_last_path reports. */
+/* minplus_narrow.cu: integer-valued single and double operands on the integer paths, where the
+ * plan looks; *done = 1 when it has computed the product. */
 ck_status mp_try_narrow(const ck_product *p, int *done);
-void mp_note_path(ck_dtype t);
 
 /* The runners (ARG: with the witness K). Each checks its own launches. */
 template <class T, bool ARG> ck_status mp_run_naive(const mp_problem<T> &p);

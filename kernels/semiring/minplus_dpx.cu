@@ -342,6 +342,11 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     }
   if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(sh.rd, h);
   if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
+    ck_plan_note_path(PACK ? CK_WORDS_U16X2 : CK_WORDS_U32,
+                      guessed ? CK_SHIFTS_GUESSED
+                      : ranges_known<T>() ? CK_SHIFTS_KNOWN : CK_SHIFTS_RANGES,
+                      raw);
+    if constexpr (!PAGED) ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const long long base = h[0] + h[1];
     const long long lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
     const uint32_t wlo = clamp_word(lo - base, PACK), whi = clamp_word(hi - base, PACK);
@@ -436,9 +441,10 @@ static ck_status run_int(const mp_problem<T> &q, bool *took) {
   ck_status s = CK_OK;
   *took = false;
   if constexpr (PAGED && sizeof(T) == 2) read_missed<T>();
+  bool missed = false; /* this call's guess */
   if (ranges && !guess_missed<T>()) {
     s = run_likely<T, ARG, PAGED>(guess, q, sh, took);
-    guess_missed<T>() = s == CK_OK && !*took;
+    missed = guess_missed<T>() = s == CK_OK && !*took;
     if (s != CK_OK || *took) return s;
   }
   sh.how = ranges ? MP_SHIFTS_PENDING : MP_SHIFTS_KNOWN;
@@ -454,13 +460,18 @@ static ck_status run_int(const mp_problem<T> &q, bool *took) {
   if (s == CK_OK && !*took && guess != MP_INT_U32 && int_path<T>(sh.h, q.k, ARG) == MP_INT_U32)
     s = run_v3_dpx<T, false, ARG, PAGED>(q, sh, took);
   if (s == CK_OK && ranges) guess_missed<T>() = !shifts_fit(sh.h, 0, 0, guess);
+  if (s == CK_OK && *took && missed) ck_plan_note_shifts(CK_SHIFTS_MISSED);
   return s;
 }
 
 template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &q) {
   bool took = false;
   ck_status s = run_int<T, ARG, false>(q, &took);
-  if (s == CK_OK && !took) s = mp_run_regblock<T, ARG>(q);
+  if (s == CK_OK && !took) {
+    ck_plan_note_path(CK_WORDS_WIDE, CK_SHIFTS_NONE, 0);
+    ck_plan_note_tiles(0, 0, 0, 1, 1);
+    s = mp_run_regblock<T, ARG>(q);
+  }
   return s;
 }
 

@@ -88,6 +88,7 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
   mp_split sp = {1, 1, NULL, NULL};
   if (s == CK_OK) {
     sp = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0);
+    ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const int planes = sp.planes ? sp.planes_n() : 1;
     Op op = {(int)n, (int)m,
              {planes > 1 ? (T *)sp.planes : q.C, planes > 1 ? (double *)sp.tiles : q.K}};

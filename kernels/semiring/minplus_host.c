@@ -1,4 +1,4 @@
-/* Host side of the min-plus product: kernel names, host-to-host calls, kernel-only timing. */
+/* Host side of the min-plus product: kernel names, and the executor for host arrays. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,57 +25,17 @@ static int is_gpu_kernel(int kernel) { return kernel >= 0 && kernel < CK_MINPLUS
 
 static ck_status check_class(ck_dtype t) { return ck_semiring_check(CK_SR_MIN_PLUS, t); }
 
-/* ---- host arrays in and out: sliced to fit the device, transfers overlapped with compute ----
+/* ---- host arrays in and out, as the plan moves them (plan.c decides) ----
  *
- * C is computed in panels of columns. When A, B and C fit on the device (the usual case), A is
- * uploaded, then panel j's kernel runs on the default stream while B's next panel is uploaded
- * and the previous panel of C is downloaded on the copy stream, and copied into the host array
- * by the host: only the first upload and the last download are not hidden behind compute.
- * When they do not fit, the product is cut into slices of rows of A, columns of B and, last, of
- * k, each small enough for the free memory, and the slices of k are merged. */
-
-/* Panels of about this many output bytes: small enough to overlap, large enough to fill the GPU. */
-#define PANEL_BYTES ((size_t)32 << 20)
-/* Panels and slices are whole tiles of the warptile kernels (minplus_policy.cuh: BM, BN <= 128). */
-#define PANEL_TILE 128
-
-static size_t round_up_sz(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
-/* Device bytes one slice (mb x kb by kb x nb) needs: its operands, two output slices with their
- * witness (the pipeline's double buffer, or a slice of k and the running result), and the
- * kernels' padded or repacked copies (at most 4 bytes or the element size per padded element),
- * plus a little room for the allocator's rounding. */
-static size_t slice_bytes(size_t es, int arg, size_t mb, size_t kb, size_t nb) {
-  size_t w = es > 4 ? es : 4;
-  size_t mp = round_up_sz(mb, PANEL_TILE), np = round_up_sz(nb, PANEL_TILE), kp = round_up_sz(kb, 16);
-  return es * (mb * kb + kb * nb) + 2 * mb * nb * (es + (arg ? sizeof(double) : 0)) +
-         w * (mp * kp + kp * np + mp * np) + ((size_t)64 << 10);
-}
+ * Panels: A is uploaded, then panel j's kernel runs on the default stream while B's next panel is
+ * uploaded and the previous panel of C is downloaded on the copy stream, and copied into the host
+ * array by the host: only the first upload and the last download are not hidden behind compute.
+ * Slices (A, B and C do not fit): the product is cut into slices of rows of A, columns of B and,
+ * last, of k, each small enough for the free memory, and the slices of k are merged. */
 
 typedef struct {
   size_t mb, kb, nb; /* slice sizes */
 } mp_slices;
-
-static ck_status plan_slices(size_t es, int arg, size_t m, size_t k, size_t n, mp_slices *p) {
-  size_t budget = ck_dev_budget();
-  budget -= budget / 8; /* fragmentation, and other users of the device */
-  size_t mb = m, kb = k, nb = n;
-  while (slice_bytes(es, arg, mb, kb, nb) > budget) {
-    /* columns of B first (contiguous), then rows of A, then k (which needs a merge) */
-    size_t *d = nb > 256 ? &nb : mb > 256 ? &mb : kb > 256 ? &kb : nb > 1 ? &nb : mb > 1 ? &mb
-              : kb > 1 ? &kb : NULL;
-    if (!d)
-      return ck_fail(CK_ERR_OUTOFMEMORY,
-                     "min-plus: even a 1x1x1 slice needs more than the %zu bytes of device "
-                     "memory free",
-                     budget);
-    *d = (*d + 1) / 2;
-  }
-  p->mb = mb;
-  p->kb = kb;
-  p->nb = nb;
-  return CK_OK;
-}
 
 /* The device buffers of a product in flight, with the host product they serve. */
 typedef struct {
@@ -125,13 +85,10 @@ static ck_status stopped(void) {
   return ck_fail(CK_ERR_INTERRUPTED, "stopped: another device failed");
 }
 
-/* Everything fits: A and B whole on the device, C in pipelined panels (see above). */
-static ck_status pipelined(const ck_product *p) {
+/* Everything fits: A and B whole on the device, C in pipelined panels of nb columns (see above).
+ * A's look for the integer paths, where the plan narrows, is made once for all panels. */
+static ck_status pipelined(const ck_product *p, size_t nb) {
   const size_t m = p->m, k = p->k, n = p->n, es = ck_dtype_size(p->t);
-  const size_t per_col = m * (es + (p->K ? sizeof(double) : 0));
-  size_t nb = per_col * n <= 2 * PANEL_BYTES ? n : (PANEL_BYTES + per_col - 1) / per_col;
-  nb = round_up_sz(nb, PANEL_TILE);
-  if (nb > n) nb = n;
   size_t panels = (n + nb - 1) / nb;
   mp_buffers b = {p, es, NULL, NULL, {NULL, NULL}, {NULL, NULL}};
   cudaEvent_t up[2] = {NULL, NULL}, ran[2] = {NULL, NULL};
@@ -147,6 +104,7 @@ static ck_status pipelined(const ck_product *p) {
   if ((s = alloc_buffers(&b, m, k, n, 1)) != CK_OK || (s = ck_upload(b.dA, p->A, m * k * es)) != CK_OK ||
       (s = ck_copies_after_kernels()) != CK_OK)
     goto done;
+  ck_narrow_a_begin(p->plan, b.dA);
   s = ck_upload_async(b.dB, p->B, k * nb * es, up[0]);
   for (size_t q = 0; q <= panels && s == CK_OK; q++) {
     if (ck_lane_stopped()) {
@@ -176,6 +134,7 @@ static ck_status pipelined(const ck_product *p) {
   if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "pipelining a min-plus product");
 done:
   if (s != CK_OK) cudaDeviceSynchronize(); /* nothing may still use the buffers below */
+  ck_narrow_a_end(p->plan);
   free_buffers(&b);
   for (int i = 0; i < 2; i++) {
     if (up[i]) cudaEventDestroy(up[i]);
@@ -246,9 +205,17 @@ static ck_status sliced(const ck_product *p, const mp_slices *sl) {
   return s;
 }
 
+/* Host arrays, as p->plan says: the CPU kernel, pipelined panels or slices. With no plan (a direct
+ * call of the C API), planned and run as a call of its own. */
 ck_status ck_minplus(const ck_product *p) {
   CK_TRY(check_class(p->t));
-  if (p->kernel == CK_MINPLUS_CPU) {
+  const ck_plan *pl = p->plan;
+  if (!pl) {
+    const ck_call c = {CK_SR_MIN_PLUS, CK_ON_HOST, *p, NULL, NULL, 0};
+    ck_plan own;
+    return ck_product_call(&c, &own);
+  }
+  if (pl->move == CK_MOVE_CPU) {
     ck_minplus_cpu(p);
     return CK_OK;
   }
@@ -256,29 +223,11 @@ ck_status ck_minplus(const ck_product *p) {
     return ck_fail(CK_ERR_INVALID, "unknown min-plus kernel %d", p->kernel);
   CK_TRY(ck_device_init());
   if (p->m == 0 || p->n == 0) return CK_OK;
-  mp_slices sl = {0, 0, 0};
-  CK_TRY(plan_slices(ck_dtype_size(p->t), p->K != NULL, p->m, p->k, p->n, &sl));
-  if (sl.mb == p->m && sl.kb == p->k && sl.nb == p->n) return pipelined(p);
-  return sliced(p, &sl);
-}
-
-/* The product with its witness, the witness in scratch: what the witness's timing times. */
-static ck_status arg_with_scratch(const ck_product *p) {
-  ck_product d = *p;
-  CK_TRY(ck_dev_alloc((void **)&d.K, (p->m * p->n > 0 ? p->m * p->n : 1) * sizeof(double)));
-  ck_status s = ck_minplus_device(&d);
-  ck_dev_free(d.K);
-  return s;
-}
-
-static ck_status without_witness(const ck_product *p) {
-  ck_product d = *p;
-  d.K = NULL;
-  return ck_minplus_device(&d);
-}
-
-ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm) {
-  CK_TRY(check_class(p->t));
-  if (!is_gpu_kernel(p->kernel)) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
-  return ck_time_product(witness ? arg_with_scratch : without_witness, p, tm);
+  if (pl->move == CK_MOVE_PANELS) return pipelined(p, pl->panel);
+  if (pl->move == CK_MOVE_SLICES) {
+    const mp_slices sl = {pl->slice[0], pl->slice[1], pl->slice[2]};
+    return sliced(p, &sl);
+  }
+  return ck_fail(CK_ERR_INVALID, "min-plus on host arrays: the plan moves them by %s",
+                 ck_move_name(pl->move));
 }

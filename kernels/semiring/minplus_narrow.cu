@@ -20,16 +20,13 @@
  *
  * The look is one pass over A and B, a block stopping at the first value that rules narrowing
  * out (random non-integer data stop at once), then a round trip to the host for the verdict. */
+#include <stdlib.h>
+
 #include "minplus.cuh"
 
-/* ---- tuning ----
- * The look costs tens of microseconds: on an H100, non-integer data (stopped at the first value)
- * took 62 to 84 us longer with it than without, single and double at n = 1024 and 8192 (most of
- * it the wait for the work queued before: the verdict is read back before anything else is
- * queued). In the automatic mode it is made only where the float path takes over about 5 ms, so
- * that data that does not narrow pay under 2%: */
-#define MP_NARROW_MIN_PAIRS_SINGLE ((double)(1ull << 36)) /* 5.3 ms at 12.9 Tpair/s (n = 4096) */
-#define MP_NARROW_MIN_PAIRS_DOUBLE ((double)(1ull << 34)) /* 5.9 ms at 2.9 Tpair/s (n = 2580) */
+/* Whether a call looks at all is its plan's (plan.c; the costs behind it in plan_policy.h). A
+ * host-array call looks at A once for all its panels (ck_narrow_a): a panel then looks at its
+ * columns of B alone, and takes A's narrowed copy made by the first panel that narrowed. */
 #define MP_NARROW_BLOCKS_PER_SM 8
 
 /* The verdict of the look: `bad` once anything rules narrowing out; the finite extremes of A
@@ -39,24 +36,47 @@ typedef struct {
   long long lo[2], hi[2];
 } mp_look;
 
-static int narrow_mode = CK_NARROW_AUTO;
-static int last_path = CK_DOUBLE; /* the workers of a spread product write it at once */
+/* A host-array call's A, looked at once: its half of the verdict (taken only from a verdict that
+ * was not bad, so A is not bad), and A narrowed to int16 ([0]) and int32 ([1]), shifted by its
+ * minimum, as far as panels have needed them. */
+struct ck_narrow_a {
+  const void *A;
+  bool looked;
+  long long lo, hi;
+  void *copy[2];
+};
 
-extern "C" int ck_minplus_set_narrow(int mode) {
-  const int old = narrow_mode;
-  if (mode >= CK_NARROW_AUTO && mode <= CK_NARROW_ALWAYS) narrow_mode = mode;
-  return old;
+extern "C" void ck_narrow_a_begin(ck_plan *pl, const void *dA) {
+  if (!pl || !pl->narrow) return;
+  ck_narrow_a *c = (ck_narrow_a *)calloc(1, sizeof *c); /* none: each panel looks at A */
+  if (c) c->A = dA;
+  pl->narrow_a = c;
 }
 
-extern "C" ck_dtype ck_minplus_last_path(void) {
-  return (ck_dtype)__atomic_load_n(&last_path, __ATOMIC_RELAXED);
+static void drop_copies(ck_narrow_a *c) {
+  for (void *&p : c->copy) {
+    ck_dev_free(p); /* stream-ordered: after the kernels queued on it */
+    p = NULL;
+  }
 }
 
-void mp_note_path(ck_dtype t) { __atomic_store_n(&last_path, (int)t, __ATOMIC_RELAXED); }
+extern "C" void ck_narrow_a_end(ck_plan *pl) {
+  if (!pl || !pl->narrow_a) return;
+  drop_copies(pl->narrow_a);
+  free(pl->narrow_a);
+  pl->narrow_a = NULL;
+}
 
-__global__ void mp_look_init(mp_look *v) {
+/* The call's A cache where p's A is the one it holds. */
+static ck_narrow_a *cache_for(const ck_product *p) {
+  ck_narrow_a *c = p->plan ? p->plan->narrow_a : NULL;
+  return c && c->A == p->A ? c : NULL;
+}
+
+__global__ void mp_look_init(mp_look *v, long long lo_a, long long hi_a) {
   v->bad = 0;
-  for (int i = 0; i < 2; i++) v->lo[i] = LLONG_MAX, v->hi[i] = LLONG_MIN;
+  v->lo[0] = lo_a, v->hi[0] = hi_a;
+  v->lo[1] = LLONG_MAX, v->hi[1] = LLONG_MIN;
 }
 
 /* Whether v rules narrowing out: NaN, -Inf, beyond the exact range (2^23, 2^52), a fraction, -0. */
@@ -121,13 +141,16 @@ template <class T> static unsigned mp_look_grid(size_t count) {
   return (unsigned)(want < 1 ? 1 : want < most ? want : most);
 }
 
-/* Look at A and B (B only if it is not A) and bring the verdict to the host. */
+/* Look at A and B (B only if it is not A; A not at all where the call's cache holds its verdict)
+ * and bring the verdict to the host. */
 template <class T> static ck_status mp_take_look(const ck_product *p, mp_look *out) {
   mp_look *dv = NULL;
+  ck_narrow_a *const cache = cache_for(p);
+  const bool cached = cache && cache->looked;
   CK_TRY(ck_dev_alloc((void **)&dv, sizeof *dv));
-  mp_look_init<<<1, 1>>>(dv);
+  mp_look_init<<<1, 1>>>(dv, cached ? cache->lo : LLONG_MAX, cached ? cache->hi : LLONG_MIN);
   const size_t na = p->m * p->k, nb = p->k * p->n;
-  mp_look_kernel<T><<<mp_look_grid<T>(na), MP_THREADS>>>((const T *)p->A, na, 0, dv);
+  if (!cached) mp_look_kernel<T><<<mp_look_grid<T>(na), MP_THREADS>>>((const T *)p->A, na, 0, dv);
   const bool same = p->A == p->B && na == nb;
   if (!same) mp_look_kernel<T><<<mp_look_grid<T>(nb), MP_THREADS>>>((const T *)p->B, nb, 1, dv);
   ck_status s = ck_cuda_check(cudaGetLastError(), "looking at min-plus operands");
@@ -135,6 +158,11 @@ template <class T> static ck_status mp_take_look(const ck_product *p, mp_look *o
                                     "reading the look at min-plus operands");
   ck_dev_free(dv);
   if (same) out->lo[1] = out->lo[0], out->hi[1] = out->hi[0];
+  if (s == CK_OK && cache && !cached && !out->bad) {
+    cache->looked = true;
+    cache->lo = out->lo[0];
+    cache->hi = out->hi[0];
+  }
   return s;
 }
 
@@ -151,17 +179,24 @@ static ck_dtype mp_pick(const mp_look &v, double base[2], long long *M) {
   return CK_DOUBLE;
 }
 
+/* The product on integer copies of A and B (A's kept in the call's cache, where there is one,
+ * for the panels after this one), widened back into C. */
 template <class T, class IT>
 static ck_status mp_run_narrowed(const ck_product *p, const double base[2], IT M, int *done) {
   const size_t na = p->m * p->k, nb = p->k * p->n, nc = p->m * p->n;
-  IT *dA = NULL, *dB = NULL, *dC = NULL;
-  if (ck_dev_alloc((void **)&dA, na * sizeof(IT)) != CK_OK ||
+  ck_narrow_a *const cache = cache_for(p);
+  void **const kept = cache ? &cache->copy[sizeof(IT) == 4] : NULL;
+  IT *dA = kept ? (IT *)*kept : NULL, *dB = NULL, *dC = NULL;
+  const bool fresh = !dA;
+  if ((fresh && ck_dev_alloc((void **)&dA, na * sizeof(IT)) != CK_OK) ||
       ck_dev_alloc((void **)&dB, nb * sizeof(IT)) != CK_OK ||
       ck_dev_alloc((void **)&dC, nc * sizeof(IT)) != CK_OK) {
-    ck_dev_free(dA), ck_dev_free(dB), ck_dev_free(dC);
+    if (fresh) ck_dev_free(dA);
+    ck_dev_free(dB), ck_dev_free(dC);
     return CK_OK; /* no room for the integer copies: the float path, which needs none */
   }
-  mp_narrow_in<T, IT><<<grid_for(na, MP_THREADS), MP_THREADS>>>((const T *)p->A, dA, na, base[0], M);
+  if (fresh)
+    mp_narrow_in<T, IT><<<grid_for(na, MP_THREADS), MP_THREADS>>>((const T *)p->A, dA, na, base[0], M);
   mp_narrow_in<T, IT><<<grid_for(nb, MP_THREADS), MP_THREADS>>>((const T *)p->B, dB, nb, base[1], M);
   ck_product q = *p;
   q.t = sizeof(IT) == 2 ? CK_INT16 : CK_INT32;
@@ -174,15 +209,15 @@ static ck_status mp_run_narrowed(const ck_product *p, const double base[2], IT M
     s = ck_cuda_check(cudaGetLastError(), "widening a min-plus result");
   }
   if (s != CK_OK) cudaDeviceSynchronize(); /* nothing may still use the copies */
-  ck_dev_free(dA), ck_dev_free(dB), ck_dev_free(dC);
-  if (s == CK_OK) *done = 1, mp_note_path(q.t);
+  if (fresh && kept && s == CK_OK) *kept = dA;
+  else if (fresh) ck_dev_free(dA);
+  ck_dev_free(dB), ck_dev_free(dC);
+  if (s == CK_OK) *done = 1;
   return s;
 }
 
 template <class T> static ck_status mp_narrow_typed(const ck_product *p, int *done) {
-  const double pairs = (double)p->m * p->k * p->n;
-  const double least = sizeof(T) == 4 ? MP_NARROW_MIN_PAIRS_SINGLE : MP_NARROW_MIN_PAIRS_DOUBLE;
-  if (narrow_mode == CK_NARROW_OFF || (narrow_mode == CK_NARROW_AUTO && pairs < least)) return CK_OK;
+  if (!(p->plan ? p->plan->narrow : ck_plan_narrow_default(p))) return CK_OK;
   mp_look v;
   CK_TRY(mp_take_look<T>(p, &v));
   double base[2];
@@ -190,7 +225,9 @@ template <class T> static ck_status mp_narrow_typed(const ck_product *p, int *do
   switch (mp_pick(v, base, &M)) {
   case CK_INT16: return mp_run_narrowed<T, int16_t>(p, base, (int16_t)M, done);
   case CK_INT32: return mp_run_narrowed<T, int32_t>(p, base, (int32_t)M, done);
-  default: return CK_OK;
+  default:
+    if (ck_narrow_a *c = cache_for(p)) drop_copies(c); /* room for the float path's copies */
+    return CK_OK;
   }
 }
 

@@ -195,8 +195,12 @@ static void mp_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile
   if constexpr (!std::is_void<W>::value) {
     static_assert((int)W::BM == (int)CFG::BM && (int)W::BK == (int)CFG::BK,
                   "the wide form pads as CFG does");
-    if (Np % W::BN == 0) return warptile_launch_pages<Op, W>(Mp, Np, Kp, pages, A, B, op, advance);
+    if (Np % W::BN == 0) {
+      ck_plan_note_tiles(W::BM, W::BN, W::BK, 1, 1);
+      return warptile_launch_pages<Op, W>(Mp, Np, Kp, pages, A, B, op, advance);
+    }
   }
+  ck_plan_note_tiles(CFG::BM, CFG::BN, CFG::BK, 1, 1);
   warptile_launch_pages<Op, CFG>(Mp, Np, Kp, pages, A, B, op, advance);
 }
 

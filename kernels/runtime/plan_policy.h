@@ -1,0 +1,42 @@
+/* The planner's tuning (plan.c): how host arrays move, when work spreads over devices and when
+ * single and double values are looked at for the integer paths, each number with the measurement
+ * that chose it. The kernels' own tuning is in their families' policy headers
+ * (semiring/minplus_policy.cuh). */
+#ifndef CK_PLAN_POLICY_H
+#define CK_PLAN_POLICY_H
+
+/* Host arrays in panels of C's columns of about this many output bytes: small enough for the
+ * copies to overlap the kernels, large enough for a panel to fill the GPU. Products of up to two
+ * panels' worth of output run as one panel. */
+#define CK_PANEL_BYTES ((size_t)32 << 20)
+/* Panels, slices and devices' shares are whole tiles of the widest warptile tile
+ * (minplus_policy.cuh: BN <= 128), so that none computes a ragged edge one call would not. */
+#define CK_PANEL_TILE 128
+/* A slice's share of the device memory free at the call: the rest is for the allocator's
+ * rounding and for other users of the device. */
+#define CK_SLICE_BUDGET_KEEP 8 /* keep 1/8 */
+
+/* Below this many pair updates (m * k * n) a host-array product runs on one device by default.
+ * Two H200s, host-array single min-plus, both GPUs against one: 2048^3 0.76x, 4096^3 1.03x and
+ * 0.97x (two runs), 8192^3 1.09x, 16384^3 1.13x and 1.19x (doc/multigpu.md). gpu_array
+ * operands stay on their device: spread, int16 gained 1.87x but single 0.98x. */
+#define CK_SPREAD_MIN_PAIRS ((double)(1u << 30) * 512) /* 8192^3 */
+
+/* Below this many vertices a shortest-path call runs on one device by default. A round's pivot
+ * phase (the pivot block's closure, about 0.5 ms on an H100 whatever n, and its row strip) runs on
+ * one device while the others wait for its strip, so the gain needs rounds whose rest is long
+ * beside it: the model in doc/multigpu.md, from one-GPU times, gives two GPUs 1.17x at 4096 and
+ * 1.47x at 8192; two H200s measured 1.83x at 16384. */
+#define CK_APSP_SPREAD_MIN_N 8192
+
+/* The look at single and double values for the integer paths (minplus_narrow.cu) costs tens of
+ * microseconds: on an H100, non-integer data (stopped at the first value) took 62 to 84 us longer
+ * with it than without, single and double at n = 1024 and 8192 (most of it the wait for the work
+ * queued before: the verdict is read back before anything else is queued). In the automatic
+ * mode it is made for products where the float path takes over about 5 ms, so that data that
+ * does not narrow pay under 2%. A call is judged whole: a host-array product's panels and its
+ * devices' shares take the call's verdict. */
+#define CK_NARROW_MIN_PAIRS_SINGLE ((double)(1ull << 36)) /* 5.3 ms at 12.9 Tpair/s (4096^3) */
+#define CK_NARROW_MIN_PAIRS_DOUBLE ((double)(1ull << 34)) /* 5.9 ms at 2.9 Tpair/s (2580^3) */
+
+#endif

@@ -1,0 +1,116 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## The plans (kernels/runtime/plan.c, ck_plan.h): what __cudakernels__
+## ("last_plan") reports after a product, a timing and a shortest-path call on
+## the GPU: the decisions made before the call ran (devices, how host arrays
+## move, narrowing, looking ahead) and what the executors found (the class and
+## words the arithmetic ran on, the shifts, read as they are, the tile and the
+## split).  Each product's answer is checked too.  The CPU kernels' plans are in
+## tests/test_gateway.m.  Run by tests/run_tests.m.
+
+%!function plan = ran (what)
+%!  plan = __cudakernels__ ("last_plan");
+%!  assert (plan.op, what);
+%!endfunction
+
+## Host arrays: one device, panels, the class's own words on the warp tile.
+%!testif ; gpu_available ()
+%! A = single (randi (99, 300, 200)); B = single (randi (99, 200, 500));
+%! C = gpu_minplus (A, B);
+%! plan = ran ("product");
+%! gpus = gpu_info ();
+%! assert ({plan.where, plan.move, plan.panel, plan.devices, plan.narrow},
+%!         {"host", "panels", 500, find ([gpus.selected]), false});
+%! assert ({plan.work, plan.words, plan.shifts, plan.tile}, {"single", "class", "none", [64 128 8]});
+%! assert (plan.split >= 1 && plan.clusters >= 1);
+%! assert (C, gpu_minplus (A, B, "kernel", "cpu"));
+
+## gpu_arrays of int16: DPX on packed words, read as they are at whole tiles,
+## on the guess of shift 0 (the second call: the first may follow a miss).
+%!testif ; gpu_available ()
+%! A = gpu_array (int16 (randi ([0 999], 1024))); B = gpu_array (int16 (randi ([0 999], 1024)));
+%! C = gpu_minplus (A, B); C = gpu_minplus (A, B);
+%! plan = ran ("product");
+%! assert ({plan.where, plan.move, plan.work, plan.words, plan.shifts, plan.raw},
+%!         {"device", "none", "int16", "u16x2", "guessed", true});
+%! [C, K] = gpu_minplus (A, B);
+%! plan = ran ("product");
+%! assert ({plan.witness, plan.words}, {true, "u16x2"});
+%! clear A B C K
+%! assert (__ck_released__ ());
+
+## The guess missed (negative values): the product ran again from the ranges,
+## and the class's next call finds the ranges first; 8-bit classes know theirs;
+## sums no 32-bit word holds run on v2's wide accumulation.
+%!testif ; gpu_available ()
+%! fit = int32 (randi ([0 99], 64)); neg = int32 (randi ([-99 99], 64));
+%! gpu_minplus (fit, fit);
+%! C = gpu_minplus (neg, neg);
+%! assert ({ran("product").words, ran("product").shifts}, {"u32", "missed"});
+%! C1 = gpu_minplus (neg, neg);
+%! assert (ran ("product").shifts, "ranges");
+%! R = gpu_minplus (neg, neg, "kernel", "cpu");
+%! assert ({C, C1}, {R, R});
+%! gpu_minplus (uint8 (randi ([0 255], 64)), uint8 (randi ([0 255], 64)));
+%! assert ({ran("product").words, ran("product").shifts}, {"u16x2", "known"});
+%! W = int32 ([-2^31 2^31-1; 0 1]);
+%! C = gpu_minplus (W, W);
+%! assert (ran ("product").words, "wide");
+%! assert (C, gpu_minplus (W, W, "kernel", "cpu"));
+%! gpu_minplus (fit, fit);   # the class guesses again
+
+## A small output with a long k: split-K; the ladder kernels run in the class.
+%!testif ; gpu_available ()
+%! A = single (randi (99, 64, 65536)); B = single (randi (99, 65536, 64));
+%! C = gpu_minplus (A, B);
+%! assert (ran ("product").split > 1);
+%! assert (C, gpu_minplus (A, B, "kernel", "cpu"));
+%! gpu_minplus (A(:, 1:100), B(1:100, :), "kernel", "regblock");
+%! plan = ran ("product");
+%! assert ({plan.kernel, plan.words, plan.split, plan.tile}, {"regblock", "class", 1, [0 0 0]});
+
+## Devices: two shares on one GPU, each planned on its device; matmul.
+%!testif ; gpu_available ()
+%! gpus = gpu_info ();
+%! d = find ([gpus.selected]);
+%! A = randi (99, 40, 30); B = randi (99, 30, 300);
+%! C = gpu_minplus (A, B, "devices", [d d]);
+%! plan = ran ("product");
+%! assert ({plan.devices, plan.move, plan.words}, {[d d], "panels", "class"});
+%! assert (C, gpu_minplus (A, B, "kernel", "cpu"));
+%! gpu_matmul (single (A), single (B));
+%! plan = ran ("product");
+%! assert ({plan.semiring, plan.move, plan.devices}, {"+.*", "whole", d});
+
+## A timing plans once, on random device operands; "time" reports its plan.
+%!testif ; gpu_available ()
+%! t = __cudakernels__ ("time", "product", "min.+", "int16", "warptile", [256 256 256], 1, 2);
+%! assert (size (t), [1 2]);
+%! plan = ran ("product");
+%! assert ({plan.where, plan.class, plan.words, plan.m}, {"random", "int16", "u16x2", 256});
+%! t = __cudakernels__ ("time", "product", "min.+", "single", "warptile", [64 64 64 50], 1, 2);
+%! plan = ran ("product");
+%! assert ({plan.pages, plan.batched_runs, plan.single_pages}, {50, 1, 0});
+%! t = __cudakernels__ ("time", "product", "min.+", "single", "warptile", [64 64 64], 1, 2, "witness");
+%! assert (ran ("product").witness, true);
+
+## Shortest paths: the work type found by the survey, the look ahead with P.
+%!testif ; gpu_available ()
+%! W = __ck_graph__ (600, "single", 0.05, false);
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! unwind_protect
+%!   [D, P] = gpu_apsp (W);
+%!   plan = ran ("apsp");
+%!   D1 = gpu_apsp (W);
+%!   plan1 = ran ("apsp");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan.work, plan.rounds, plan.looks_ahead, plan.witness, plan.move},
+%!         {"single", 3, true, true, "whole"});
+%! assert ({plan1.looks_ahead, plan1.witness, plan1.narrow}, {false, false, false});
+%! [R, RP] = gpu_apsp (W, "kernel", "cpu");
+%! assert ({D, P}, {R, RP});
+%! gpu_apsp (int16 (randi ([0 99], 300)));
+%! assert (ran ("apsp").work, "uint16");
