@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
 #pragma unroll
           for (int j = 0; j < J; j++) {
             const S t = COLS ? ap_work<T>::sum((T)vk, (T)h[j]) : ap_work<T>::sum((T)h[j], (T)vk);
-            if (ap_sr::add::beats(t, v[i][j])) v[i][j] = t, nv[i][j] = nk;
+            ap_sr::add::take(v[i][j], nv[i][j], t, nk);
           }
         }
       }

@@ -7,7 +7,8 @@
  *   class facts   sr_class<T>: the wide type W in which a term of two T is exact, the class's
  *                 bounds, whether it is floating point
  *   adds          sr_min, sr_max: the reduction (pick), its strict "better" with Octave's NaN
- *                 rule (a NaN term never wins; anything beats a NaN accumulator), the identity
+ *                 rule (a NaN term never wins; anything beats a NaN accumulator), "beats" and
+ *                 "take" (a value with its witness) where no value is NaN, the identity
  *                 an empty reduction gives, and the word forms on unsigned 32-bit words and on
  *                 two 16-bit halves (DPX and SIMD intrinsics)
  *   multiplies    sr_plus: the term, its identity, and how it may run on integer words
@@ -79,6 +80,17 @@ struct sr_min {
   template <class W> static __host__ __device__ __forceinline__ bool beats(W t, W v) {
     return t < v;
   }
+  /* t and its witness it replace v and its witness id where t beats v (the shortest-path
+   * rounds' step with next hops). The test is spelled `== true` on purpose: cicc compiles a
+   * plain `if (beats(t, v))` into the inverted compare (setp.geu with the selects swapped),
+   * which left ptxas spilling in the double row strip of APSP (ap_strip_kernel<double, double,
+   * 256, false>: 128 registers and 20 bytes of spills against 142 and none); with `== true` it
+   * emits setp.lt, as for the compare spelled out in the kernel before the semiring types, and
+   * the strip kernels' SASS is a0b8504's again. Same results either way. */
+  template <class W, class I>
+  static __host__ __device__ __forceinline__ void take(W &v, I &id, W t, I it) {
+    if (beats(t, v) == true) v = t, id = it;
+  }
   /* an empty reduction, and the value of no path */
   template <class T> static __host__ __device__ __forceinline__ T empty() {
     if constexpr (sr_class<T>::is_float) return (T)INFINITY;
@@ -109,6 +121,10 @@ struct sr_max {
   }
   template <class W> static __host__ __device__ __forceinline__ bool beats(W t, W v) {
     return t > v;
+  }
+  template <class W, class I>
+  static __host__ __device__ __forceinline__ void take(W &v, I &id, W t, I it) {
+    if (beats(t, v) == true) v = t, id = it; /* `== true`: see sr_min::take */
   }
   template <class T> static __host__ __device__ __forceinline__ T empty() {
     if constexpr (sr_class<T>::is_float) return (T)-INFINITY;
