@@ -10,27 +10,36 @@
 #include <stdlib.h>
 
 #include "ck.h"
+#include "cpu_semiring.h"
 
 /* Rounds between looks at the caller's Ctrl-C. */
 #define CANCEL_EVERY 16
 
-/* One round of Floyd-Warshall through vertex k, with the predecessors when P; INF: no path
- * (checked where adding to it could make a shorter sum: integers with negative weights). */
+/* The semiring the reference runs, by its add's and multiply's forms (cpu_semiring.h): shortest
+ * paths take min.+ (ck_plan_apsp refuses the others). */
+#define BETTER CK_CPU_BETTER_MIN
+#define TIMES CK_CPU_MUL_PLUS
+#define EMPTY CK_CPU_EMPTY_MIN
+#define ONE CK_CPU_ONE_PLUS
+
+/* One round of Floyd-Warshall through vertex k, with the predecessors when P; NONE: no path (the
+ * add's identity, checked where combining with it could make a better path: integers with
+ * negative weights). */
 #define FW_ROUND(NAME, T)                                                                       \
-  static void NAME(T *D, int32_t *P, size_t n, size_t k, T INF) {                               \
+  static void NAME(T *D, int32_t *P, size_t n, size_t k, T NONE) {                              \
     const T *dk = D + k * n; /* column k: D(i, k) */                                           \
     _Pragma("omp parallel for schedule(static)")                                                \
     for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                             \
       const size_t j = (size_t)jj;                                                                \
       const T dkj = D[k + j * n];                                                                 \
-      if (dkj >= INF) continue;                                                                   \
+      if (!BETTER(dkj, NONE)) continue;                                                           \
       T *dj = D + j * n;                                                                          \
       int32_t *pj = P ? P + j * n : NULL;                                                         \
       const int32_t pkj = P ? pj[k] : 0;                                                          \
       for (size_t i = 0; i < n; i++) {                                                            \
-        if (dk[i] >= INF) continue;                                                               \
-        const T s = dk[i] + dkj;                                                                  \
-        if (s < dj[i]) {                                                                          \
+        if (!BETTER(dk[i], NONE)) continue;                                                       \
+        const T s = TIMES(dk[i], dkj);                                                            \
+        if (BETTER(s, dj[i])) {                                                                   \
           dj[i] = s;                                                                              \
           if (pj) pj[i] = pkj;                                                                    \
         }                                                                                         \
@@ -75,7 +84,8 @@ static void int_store(ck_dtype t, void *D, size_t idx, int64_t v) {
   }
 }
 
-/* The rounds, stopping at a negative cycle (a negative diagonal) or when the caller cancels. */
+/* The rounds, stopping at an unbounded path (a diagonal better than the empty path: for min.+ a
+ * negative cycle) or when the caller cancels. */
 #define FW_ALL(NAME, T, ROUND)                                                                  \
   static ck_status NAME(ck_apsp_args *a, T *D, T INF) {                                         \
     const size_t n = a->n;                                                                        \
@@ -85,7 +95,7 @@ static void int_store(ck_dtype t, void *D, size_t idx, int64_t v) {
                        k, n);                                                                     \
       ROUND(D, a->P, n, k, INF);                                                                  \
       for (size_t i = 0; i < n; i++)                                                              \
-        if (D[i + i * n] < 0) {                                                                   \
+        if (BETTER(D[i + i * n], (T)ONE)) {                                                       \
           a->cycle_vertex = i + 1;                                                                \
           return ck_fail(CK_ERR_NEGCYCLE, "the graph has a negative cycle through vertex %zu", i + 1); \
         }                                                                                         \
@@ -110,27 +120,27 @@ static ck_status start(ck_apsp_args *a, void *work) {
         double v = t == CK_SINGLE ? ((const float *)a->W)[idx] : ((const double *)a->W)[idx];
         if (isnan(v) || (isinf(v) && v < 0))
           return ck_fail(CK_ERR_INVALID, "edge weights must not be NaN or -Inf (no edge is +Inf)");
-        if (i == j && v < 0) {
+        if (i == j && BETTER(v, (double)ONE)) {
           a->cycle_vertex = i + 1;
           return ck_fail(CK_ERR_NEGCYCLE,
                          "the graph has a negative cycle: vertex %zu has a negative weight to itself",
                          i + 1);
         }
-        edge = i != j && !isinf(v);
-        v = i == j ? 0 : v;
+        edge = i != j && BETTER(v, EMPTY(-INFINITY, INFINITY));
+        v = i == j ? ONE : v;
         if (t == CK_SINGLE) ((float *)work)[idx] = (float)v;
         else ((double *)work)[idx] = v;
       } else {
         int64_t lo, hi, v = int_load(t, a->W, idx);
         int_bounds(t, &lo, &hi);
-        if (i == j && v < 0) {
+        if (i == j && BETTER(v, (int64_t)ONE)) {
           a->cycle_vertex = i + 1;
           return ck_fail(CK_ERR_NEGCYCLE,
                          "the graph has a negative cycle: vertex %zu has a negative weight to itself",
                          i + 1);
         }
-        edge = i != j && v != hi;
-        ((int64_t *)work)[idx] = i == j ? 0 : edge ? v : INT64_MAX / 4;
+        edge = i != j && v != EMPTY(lo, hi);
+        ((int64_t *)work)[idx] = i == j ? ONE : edge ? v : EMPTY(-INT64_MAX / 4, INT64_MAX / 4);
       }
       if (a->P) a->P[idx] = edge ? (int32_t)(i + 1) : 0;
     }
@@ -151,19 +161,19 @@ ck_status ck_apsp_cpu(ck_apsp_args *a) {
   if (!work) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths (cpu): no host memory for n = %zu", n);
   ck_status s = start(a, work);
   if (s == CK_OK) {
-    if (t == CK_SINGLE) s = fw_all_f(a, (float *)work, INFINITY);
-    else if (t == CK_DOUBLE) s = fw_all_d(a, (double *)work, INFINITY);
-    else s = fw_all_i(a, (int64_t *)work, INT64_MAX / 4);
+    if (t == CK_SINGLE) s = fw_all_f(a, (float *)work, EMPTY(-INFINITY, INFINITY));
+    else if (t == CK_DOUBLE) s = fw_all_d(a, (double *)work, EMPTY(-INFINITY, INFINITY));
+    else s = fw_all_i(a, (int64_t *)work, EMPTY(-INT64_MAX / 4, INT64_MAX / 4));
   }
-  if (s == CK_OK && is_int) /* saturate: a length of intmax or more is no path */
+  if (s == CK_OK && is_int) /* saturate: a length no better than the class's "no edge" is none */
     for (size_t idx = 0; idx < n * n; idx++) {
       int64_t lo, hi, v = ((int64_t *)work)[idx];
       int_bounds(t, &lo, &hi);
-      if (v >= hi) {
-        v = hi;
+      if (!BETTER(v, EMPTY(lo, hi))) {
+        v = EMPTY(lo, hi);
         if (a->P) a->P[idx] = 0;
-      } else if (v < lo) {
-        v = lo;
+      } else if (v < lo || v > hi) {
+        v = v < lo ? lo : hi;
       }
       int_store(t, a->D, idx, v);
     }

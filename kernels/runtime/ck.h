@@ -37,7 +37,7 @@ int ck_dtype_from_name(const char *name); /* -1 if unknown */
 int ck_dtype_is_float(ck_dtype t);
 
 /* Semirings (ck_tables.h; their arithmetic in engine/semiring.cuh). */
-#define CK_SEMIRING_ENUM_(a, E, TYPE, NAME, ALIAS, CLASSES) E,
+#define CK_SEMIRING_ENUM_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) E,
 typedef enum { CK_SEMIRING_TABLE(CK_SEMIRING_ENUM_, _) CK_NUM_SEMIRINGS } ck_semiring;
 #undef CK_SEMIRING_ENUM_
 const char *ck_semiring_name(ck_semiring s); /* "min.+", ...; "?" if out of range */
@@ -158,7 +158,9 @@ ck_status ck_minplus(const ck_product *p);
  * the device, including any padding pre-pass. Allocates and frees its own scratch. */
 ck_status ck_minplus_device(const ck_product *p);
 
-/* The CPU reference: cache-blocked, OpenMP over columns of C; p->kernel is not read. */
+/* The CPU reference of semiring s (minplus_cpu.c): cache-blocked, OpenMP over columns of C;
+ * p->kernel is not read; CK_ERR_INVALID for a class s does not take. ck_minplus_cpu: of min.+. */
+ck_status ck_semiring_cpu(ck_semiring s, const ck_product *p);
 void ck_minplus_cpu(const ck_product *p);
 
 /* Integer-valued single and double operands (minplus_narrow.cu): the "warptile" kernel computes

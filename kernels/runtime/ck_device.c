@@ -33,7 +33,7 @@ static const struct {
   int floating;
 } dtypes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(CK_DTYPE_ROW_, _)};
 #undef CK_DTYPE_ROW_
-#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES) [E] = {NAME, ALIAS, CLASSES},
+#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) [E] = {NAME, ALIAS, CLASSES},
 static const struct {
   const char *name, *alias;
   unsigned classes;

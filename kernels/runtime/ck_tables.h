@@ -38,11 +38,13 @@
 #define CK_PRODUCT_BIT_(a, E, T, N, B, F, P, MX) | ((unsigned)(P) << (E))
 #define CK_PRODUCT_CLASSES (0u CK_CLASS_TABLE(CK_PRODUCT_BIT_, _))
 
-/* CK_SEMIRING_TABLE(X, a) calls X(a, ENUM, type, name, alias, classes) per semiring:
+/* CK_SEMIRING_TABLE(X, a) calls X(a, ENUM, type, name, alias, classes, ADD, MUL) per semiring:
  *   type      its C++ type in engine/semiring.cuh
  *   name      the name users pass ("min.+"), alias the GraphBLAS spelling ("min.plus")
- *   classes   the mask of the classes it takes */
+ *   classes   the mask of the classes it takes
+ *   ADD, MUL  its add and its multiply as bare words, which name their forms in the CPU
+ *             references (cpu_semiring.h: CK_CPU_PICK_##ADD, CK_CPU_MUL_##MUL, ...) */
 #define CK_SEMIRING_TABLE(X, a) \
-  X(a, CK_SR_MIN_PLUS, sr_min_plus, "min.+", "min.plus", CK_PRODUCT_CLASSES)
+  X(a, CK_SR_MIN_PLUS, sr_min_plus, "min.+", "min.plus", CK_PRODUCT_CLASSES, MIN, PLUS)
 
 #endif

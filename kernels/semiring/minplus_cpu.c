@@ -1,26 +1,38 @@
-/* CPU reference for the min-plus product: independent of the GPU code, used by the tests for
+/* CPU reference for the semiring products: independent of the GPU code, used by the tests for
  * sizes where Octave's own formulation (an m-by-k-by-n temporary) is too slow, and on machines
- * without a GPU. Same semantics: NaN terms ignored unless all are NaN; k == 0 gives +Inf. */
+ * without a GPU. Generic in the semiring (its add and multiply: cpu_semiring.h, named by its row
+ * of ck_tables.h) and instantiated for every semiring and class from the tables. Octave's
+ * semantics: a floating-point NaN term is ignored unless every term is NaN; integer terms
+ * saturate to the class, as Octave's arithmetic does; k == 0 gives the add's identity. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ck.h"
+#include "cpu_semiring.h"
 
 /* Columns of C per task and rows per cache block: an 8-column block of C (IB rows) stays in L1/L2
  * while a slice of each column of A is reused 8 times. */
 #define JB 8
 #define IB 512
 
-/* minNum: the non-NaN operand if exactly one is NaN. The comparison form vectorizes. */
-#define MINPLUS_CPU(NAME, T)                                                                    \
-  static void NAME(const T *A, const T *B, T *C, size_t m, size_t k, size_t n) {                \
+typedef void ref_fn(const void *A, const void *B, void *C, size_t m, size_t k, size_t n);
+typedef void ref_arg_fn(const void *A, const void *B, void *C, double *K, size_t m, size_t k,
+                        size_t n);
+
+/* Floating point: accumulators start at NaN (every term then replaces it, and a NaN term never
+ * does); the pick's comparison form vectorizes. */
+#define REF_FLOAT(NAME, T, ADD, MUL)                                                            \
+  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) {    \
+    const T *A = vA, *B = vB;                                                                     \
+    T *C = vC;                                                                                    \
+    const T empty = CK_CPU_EMPTY_##ADD(-(T)INFINITY, (T)INFINITY);                                \
     ptrdiff_t nblocks = (ptrdiff_t)((n + JB - 1) / JB);                                           \
     _Pragma("omp parallel for schedule(dynamic)")                                                \
     for (ptrdiff_t jblk = 0; jblk < nblocks; jblk++) {                                            \
       size_t j0 = (size_t)jblk * JB, j1 = j0 + JB < n ? j0 + JB : n;                              \
       for (size_t j = j0; j < j1; j++)                                                            \
-        for (size_t i = 0; i < m; i++) C[i + j * m] = k ? (T)NAN : (T)INFINITY;                   \
+        for (size_t i = 0; i < m; i++) C[i + j * m] = k ? (T)NAN : empty;                         \
       for (size_t i0 = 0; i0 < m; i0 += IB) {                                                     \
         size_t i1 = i0 + IB < m ? i0 + IB : m;                                                    \
         for (size_t p = 0; p < k; p++) {                                                          \
@@ -29,8 +41,8 @@
             const T b = B[p + j * k];                                                             \
             T *c = C + j * m;                                                                     \
             for (size_t i = i0; i < i1; i++) {                                                    \
-              T t = a[i] + b, v = c[i];                                                           \
-              c[i] = (t < v || v != v) ? t : v;                                                   \
+              T t = CK_CPU_MUL_##MUL(a[i], b), v = c[i];                                          \
+              c[i] = CK_CPU_PICK_##ADD(v, t);                                                     \
             }                                                                                     \
           }                                                                                       \
         }                                                                                         \
@@ -38,112 +50,78 @@
     }                                                                                             \
   }
 
-/* Integers as Octave computes them: each sum saturated to the class, then the minimum; HI (the
- * identity of the minimum) where there are no terms. */
-#define MINPLUS_CPU_INT(NAME, T, W, LO, HI)                                                     \
-  static void NAME(const T *A, const T *B, T *C, size_t m, size_t k, size_t n) {                \
+/* Integers as Octave computes them: each term exact in W, saturated to the class, then the add. */
+#define REF_INT(NAME, T, W, ADD, MUL)                                                           \
+  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) {    \
+    const T *A = vA, *B = vB;                                                                     \
+    T *C = vC;                                                                                    \
+    const W lo = CK_CPU_LO(T), hi = CK_CPU_HI(T);                                                 \
     _Pragma("omp parallel for schedule(dynamic)")                                                \
     for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                             \
       size_t j = (size_t)jj;                                                                      \
       T *c = C + j * m;                                                                           \
-      for (size_t i = 0; i < m; i++) c[i] = HI;                                                   \
+      for (size_t i = 0; i < m; i++) c[i] = (T)CK_CPU_EMPTY_##ADD(lo, hi);                        \
       for (size_t p = 0; p < k; p++) {                                                            \
         const T *a = A + p * m;                                                                   \
         const W b = B[p + j * k];                                                                 \
         for (size_t i = 0; i < m; i++) {                                                          \
-          W s = (W)a[i] + b;                                                                      \
-          T t = (T)(s < (W)LO ? (W)LO : s > (W)HI ? (W)HI : s);                                   \
-          if (t < c[i]) c[i] = t;                                                                 \
+          W s = CK_CPU_MUL_##MUL((W)a[i], b);                                                     \
+          T t = (T)(s < lo ? lo : s > hi ? hi : s);                                               \
+          c[i] = CK_CPU_PICK_##ADD(c[i], t);                                                      \
         }                                                                                         \
       }                                                                                           \
     }                                                                                             \
   }
 
-MINPLUS_CPU(minplus_cpu_double, double)
-MINPLUS_CPU(minplus_cpu_single, float)
-MINPLUS_CPU_INT(minplus_cpu_i8, int8_t, int, INT8_MIN, INT8_MAX)
-MINPLUS_CPU_INT(minplus_cpu_u8, uint8_t, int, 0, UINT8_MAX)
-MINPLUS_CPU_INT(minplus_cpu_i16, int16_t, int, INT16_MIN, INT16_MAX)
-MINPLUS_CPU_INT(minplus_cpu_u16, uint16_t, int, 0, UINT16_MAX)
-MINPLUS_CPU_INT(minplus_cpu_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
-MINPLUS_CPU_INT(minplus_cpu_u32, uint32_t, int64_t, 0, UINT32_MAX)
-
-/* With the witness: one output at a time, terms in k order, the same rules as the GPU (ck.h). */
-#define MINPLUS_ARG_CPU_FLOAT(NAME, T)                                                          \
-  static void NAME(const T *A, const T *B, T *C, double *K, size_t m, size_t k, size_t n) {     \
+/* With the witness: one output at a time, terms in k order; a term replaces the accumulator only
+ * when strictly better, so K is the first k attaining C (1 where every term is NaN), as the GPU
+ * computes it (ck.h). */
+#define REF_ARG(NAME, T, W, ADD, MUL, LO, HI, START, SAT)                                       \
+  static void NAME(const void *vA, const void *vB, void *vC, double *K, size_t m, size_t k,     \
+                   size_t n) {                                                                   \
+    const T *A = vA, *B = vB;                                                                     \
+    T *C = vC;                                                                                    \
+    const W lo = LO, hi = HI;                                                                     \
+    (void)lo, (void)hi;                                                                           \
     _Pragma("omp parallel for schedule(dynamic)")                                                \
     for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                              \
       for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                           \
-        T v = k ? (T)NAN : (T)INFINITY;                                                          \
+        T v = k ? START : (T)CK_CPU_EMPTY_##ADD(lo, hi);                                         \
         size_t id = 0;                                                                           \
         for (size_t p = 0; p < k; p++) {                                                         \
-          T t = A[i + p * m] + B[p + j * k];                                                     \
-          if (t < v || (isnan(v) && !isnan(t))) v = t, id = p;                                   \
+          W s = CK_CPU_MUL_##MUL((W)A[i + p * m], (W)B[p + j * k]);                              \
+          T t = SAT;                                                                             \
+          if (CK_CPU_BETTER_##ADD(t, v)) v = t, id = p;                                          \
         }                                                                                        \
         C[i + j * m] = v;                                                                        \
         K[i + j * m] = k ? (double)(id + 1) : 0.0;                                               \
       }                                                                                          \
   }
 
-#define MINPLUS_ARG_CPU_INT(NAME, T, W, LO, HI)                                                 \
-  static void NAME(const T *A, const T *B, T *C, double *K, size_t m, size_t k, size_t n) {     \
-    _Pragma("omp parallel for schedule(dynamic)")                                                \
-    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                              \
-      for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                           \
-        T v = HI;                                                                                \
-        size_t id = 0;                                                                           \
-        for (size_t p = 0; p < k; p++) {                                                         \
-          W s = (W)A[i + p * m] + (W)B[p + j * k];                                               \
-          T t = (T)(s < (W)LO ? (W)LO : s > (W)HI ? (W)HI : s);                                  \
-          if (p == 0 || t < v) v = t, id = p;                                                    \
-        }                                                                                        \
-        C[i + j * m] = v;                                                                        \
-        K[i + j * m] = k ? (double)(id + 1) : 0.0;                                               \
-      }                                                                                          \
-  }
+/* Every semiring's reference for every class the products take, and their tables. */
+#define REF_NAME_(SE, E) ref_##SE##_##E
+#define REF_ARG_NAME_(SE, E) ref_arg_##SE##_##E
+#define REF_DEFINE_(SE, ADD, MUL, E, T, B, F)                                                   \
+  CK_IF_##F(REF_FLOAT(REF_NAME_(SE, E), T, ADD, MUL)                                            \
+                REF_ARG(REF_ARG_NAME_(SE, E), T, T, ADD, MUL, -(T)INFINITY, (T)INFINITY,        \
+                        (T)NAN, (T)s))                                                          \
+  CK_IF_NOT_##F(REF_INT(REF_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL)                         \
+                    REF_ARG(REF_ARG_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL, CK_CPU_LO(T),   \
+                            CK_CPU_HI(T), (T)CK_CPU_EMPTY_##ADD(lo, hi),                       \
+                            (T)(s < lo ? lo : s > hi ? hi : s)))
+CK_CPU_EACH(REF_DEFINE_)
 
-MINPLUS_ARG_CPU_FLOAT(minplus_arg_double, double)
-MINPLUS_ARG_CPU_FLOAT(minplus_arg_single, float)
-MINPLUS_ARG_CPU_INT(minplus_arg_i8, int8_t, int, INT8_MIN, INT8_MAX)
-MINPLUS_ARG_CPU_INT(minplus_arg_u8, uint8_t, int, 0, UINT8_MAX)
-MINPLUS_ARG_CPU_INT(minplus_arg_i16, int16_t, int, INT16_MIN, INT16_MAX)
-MINPLUS_ARG_CPU_INT(minplus_arg_u16, uint16_t, int, 0, UINT16_MAX)
-MINPLUS_ARG_CPU_INT(minplus_arg_i32, int32_t, int64_t, INT32_MIN, INT32_MAX)
-MINPLUS_ARG_CPU_INT(minplus_arg_u32, uint32_t, int64_t, 0, UINT32_MAX)
+#define REF_ENTRY_(SE, ADD, MUL, E, T, B, F) [SE][E] = REF_NAME_(SE, E),
+#define REF_ARG_ENTRY_(SE, ADD, MUL, E, T, B, F) [SE][E] = REF_ARG_NAME_(SE, E),
+static ref_fn *const refs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH(REF_ENTRY_)};
+static ref_arg_fn *const arg_refs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH(REF_ARG_ENTRY_)};
 
-static void minplus_arg_cpu(const ck_product *p) {
-  const void *A = p->A, *B = p->B;
-  void *C = p->C;
-  double *K = p->K;
-  const size_t m = p->m, k = p->k, n = p->n;
-  switch (p->t) {
-  case CK_SINGLE: minplus_arg_single(A, B, C, K, m, k, n); break;
-  case CK_INT8: minplus_arg_i8(A, B, C, K, m, k, n); break;
-  case CK_UINT8: minplus_arg_u8(A, B, C, K, m, k, n); break;
-  case CK_INT16: minplus_arg_i16(A, B, C, K, m, k, n); break;
-  case CK_UINT16: minplus_arg_u16(A, B, C, K, m, k, n); break;
-  case CK_INT32: minplus_arg_i32(A, B, C, K, m, k, n); break;
-  case CK_UINT32: minplus_arg_u32(A, B, C, K, m, k, n); break;
-  default: minplus_arg_double(A, B, C, K, m, k, n); break;
-  }
+ck_status ck_semiring_cpu(ck_semiring s, const ck_product *p) {
+  const ck_status st = ck_semiring_check(s, p->t);
+  if (st != CK_OK) return st;
+  if (p->K) arg_refs[s][p->t](p->A, p->B, p->C, p->K, p->m, p->k, p->n);
+  else refs[s][p->t](p->A, p->B, p->C, p->m, p->k, p->n);
+  return CK_OK;
 }
 
-void ck_minplus_cpu(const ck_product *p) {
-  if (p->K) {
-    minplus_arg_cpu(p);
-    return;
-  }
-  const void *A = p->A, *B = p->B;
-  void *C = p->C;
-  const size_t m = p->m, k = p->k, n = p->n;
-  switch (p->t) {
-  case CK_SINGLE: minplus_cpu_single(A, B, C, m, k, n); break;
-  case CK_INT8: minplus_cpu_i8(A, B, C, m, k, n); break;
-  case CK_UINT8: minplus_cpu_u8(A, B, C, m, k, n); break;
-  case CK_INT16: minplus_cpu_i16(A, B, C, m, k, n); break;
-  case CK_UINT16: minplus_cpu_u16(A, B, C, m, k, n); break;
-  case CK_INT32: minplus_cpu_i32(A, B, C, m, k, n); break;
-  case CK_UINT32: minplus_cpu_u32(A, B, C, m, k, n); break;
-  default: minplus_cpu_double(A, B, C, m, k, n); break;
-  }
-}
+void ck_minplus_cpu(const ck_product *p) { (void)ck_semiring_cpu(CK_SR_MIN_PLUS, p); }

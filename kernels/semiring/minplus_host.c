@@ -215,10 +215,7 @@ ck_status ck_minplus(const ck_product *p) {
     ck_plan own;
     return ck_product_call(&c, &own);
   }
-  if (pl->move == CK_MOVE_CPU) {
-    ck_minplus_cpu(p);
-    return CK_OK;
-  }
+  if (pl->move == CK_MOVE_CPU) return ck_semiring_cpu((ck_semiring)pl->semiring, p);
   if (!is_gpu_kernel(p->kernel))
     return ck_fail(CK_ERR_INVALID, "unknown min-plus kernel %d", p->kernel);
   CK_TRY(ck_device_init());
