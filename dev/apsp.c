@@ -174,7 +174,8 @@ static void run_graph(dev_check *c, const char *label0, ck_dtype t, const void *
       dev_fail_status(c, label, st);
       break;
     }
-    ck_apsp_args a = {t, CK_APSP_GPU, dW, paths ? dW : dD, dP, n, NULL, NULL, NULL, NULL, 0, NULL, 0};
+    ck_apsp_args a = {t, CK_APSP_GPU, dW, paths ? dW : dD, dP, n, NULL, NULL, NULL, NULL,
+                      0, NULL,        0};
     st = ck_apsp_device(&a);
     if (st == CK_OK) st = ck_device_sync();
     if (has_cycle) {
@@ -220,8 +221,7 @@ static void check_class(dev_check *c, ck_dtype t, uint64_t seed) {
       int ok = reference(t, W, n, D);
       if (ok == (f == NFLAVOURS))
         dev_fail(c, "%s: the reference disagrees with the graph's making", label);
-      else
-        run_graph(c, label, t, W, n, D, !ok);
+      else run_graph(c, label, t, W, n, D, !ok);
       free(W);
       free(D);
     }

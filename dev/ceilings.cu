@@ -185,8 +185,7 @@ template <class T> static double gemm_rate(cublasHandle_t h, int n) {
     const cublasOperation_t N = CUBLAS_OP_N;
     if constexpr (sizeof(T) == 4)
       check_blas(cublasSgemm(h, N, N, n, n, n, &one, A, n, B, n, &zero, C, n), "SGEMM");
-    else
-      check_blas(cublasDgemm(h, N, N, n, n, n, &one, A, n, B, n, &zero, C, n), "DGEMM");
+    else check_blas(cublasDgemm(h, N, N, n, n, n, &one, A, n, B, n, &zero, C, n), "DGEMM");
   });
   cudaFree(A);
   cudaFree(B);
@@ -215,8 +214,8 @@ int main(int argc, char **argv) {
   cudaDeviceProp p;
   check(cudaGetDevice(&dev), "querying the device");
   check(cudaGetDeviceProperties(&p, dev), "querying the device");
-  printf("ceilings on %s (sm_%d%d, %d SMs); medians of %d runs, events\n", p.name, p.major,
-         p.minor, p.multiProcessorCount, REPS);
+  printf("ceilings on %s (sm_%d%d, %d SMs); medians of %d runs, events\n", p.name, p.major, p.minor,
+         p.multiProcessorCount, REPS);
   const int sms = p.multiProcessorCount;
   row("min-plus single (FADD + FMNMX)", minplus_rate<f32_op>(sms) / 1e12, "Tpair/s");
   row("min-plus double (DADD + min)", minplus_rate<f64_op>(sms) / 1e12, "Tpair/s");

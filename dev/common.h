@@ -15,7 +15,7 @@ typedef struct {
 } dev_rng;
 void dev_seed(dev_rng *r, uint64_t seed);
 uint64_t dev_rand(dev_rng *r);
-double dev_uniform(dev_rng *r);                         /* [0, 1) */
+double dev_uniform(dev_rng *r);                           /* [0, 1) */
 int64_t dev_rand_int(dev_rng *r, int64_t lo, int64_t hi); /* lo..hi, both included */
 int dev_chance(dev_rng *r, double p);                     /* 1 with probability p */
 

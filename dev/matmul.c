@@ -21,9 +21,9 @@ typedef struct {
   size_t m, k, n;
 } shape;
 
-static const shape shapes[] = {{1, 1, 1},   {63, 65, 17},  {65, 63, 129}, {1000, 7, 300},
-                               {5, 0, 7},   {17, 300, 3},  {33, 2500, 40}, {257, 129, 200},
-                               {2, 3, 1},   {1, 1000, 64}};
+static const shape shapes[] = {{1, 1, 1}, {63, 65, 17}, {65, 63, 129},  {1000, 7, 300},
+                               {5, 0, 7}, {17, 300, 3}, {33, 2500, 40}, {257, 129, 200},
+                               {2, 3, 1}, {1, 1000, 64}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 /* Uniform values in [-1, 1]; SPECIAL sprinkles NaN and +-Inf (1% each), whose outcome (NaN, or
@@ -89,8 +89,7 @@ static void run_case(dev_check *c, ck_dtype t, int kernel, const shape *s, int f
     p.A = dA, p.B = dB, p.C = dC;
     if ((st = ck_matmul_device(&p)) || (st = ck_device_sync()) || (st = dev_fetch(C, dC, nc * es)))
       dev_fail_status(c, label, st);
-    else
-      compare(c, label, t, C, ref, mag, s);
+    else compare(c, label, t, C, ref, mag, s);
   }
   ck_dev_free(dA);
   ck_dev_free(dB);

@@ -24,9 +24,9 @@ typedef struct {
 
 /* Ragged against every tile size (1, 63, 65, 129, 257), k = 0, a deep k that the warptile kernel
  * splits, and outputs far from square. */
-static const shape shapes[] = {{1, 1, 1},    {63, 65, 17},  {65, 63, 129},  {1000, 7, 300},
-                               {5, 0, 7},    {17, 300, 3},  {33, 2500, 40}, {257, 129, 200},
-                               {2, 3, 1},    {1, 1000, 64}};
+static const shape shapes[] = {{1, 1, 1}, {63, 65, 17}, {65, 63, 129},  {1000, 7, 300},
+                               {5, 0, 7}, {17, 300, 3}, {33, 2500, 40}, {257, 129, 200},
+                               {2, 3, 1}, {1, 1000, 64}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 /* The inputs: small values with many ties; the special values (NaN, +-Inf; the class limits, so
@@ -73,19 +73,19 @@ static void fill(ck_dtype t, dev_rng *r, int flavour, int is_a, void *X, size_t 
 
 /* Float classes: sums in the class; NaN terms never win (so Inf + -Inf, which is NaN, is
  * ignored); K is the first k with the minimum, 1 where every term is NaN; k == 0 gives +Inf, 0. */
-#define REF_FLOAT(NAME, T)                                                                     \
+#define REF_FLOAT(NAME, T)                                                                       \
   static void NAME(const T *A, const T *B, double *C, double *K, size_t m, size_t k, size_t n) { \
-    for (size_t j = 0; j < n; j++)                                                             \
-      for (size_t i = 0; i < m; i++) {                                                         \
-        T best = k ? (T)NAN : (T)INFINITY;                                                     \
-        size_t at = 0;                                                                         \
-        for (size_t p = 0; p < k; p++) {                                                       \
-          T term = A[i + p * m] + B[p + j * k];                                                \
-          if (!isnan(term) && (isnan(best) || term < best)) best = term, at = p;              \
-        }                                                                                      \
-        C[i + j * m] = best;                                                                   \
-        K[i + j * m] = k ? (double)(at + 1) : 0;                                               \
-      }                                                                                        \
+    for (size_t j = 0; j < n; j++)                                                               \
+      for (size_t i = 0; i < m; i++) {                                                           \
+        T best = k ? (T)NAN : (T)INFINITY;                                                       \
+        size_t at = 0;                                                                           \
+        for (size_t p = 0; p < k; p++) {                                                         \
+          T term = A[i + p * m] + B[p + j * k];                                                  \
+          if (!isnan(term) && (isnan(best) || term < best)) best = term, at = p;                 \
+        }                                                                                        \
+        C[i + j * m] = best;                                                                     \
+        K[i + j * m] = k ? (double)(at + 1) : 0;                                                 \
+      }                                                                                          \
   }
 REF_FLOAT(ref_double, double)
 REF_FLOAT(ref_single, float)
@@ -157,8 +157,7 @@ static void run_case(dev_check *c, ck_dtype t, int kernel, const shape *s, int f
         (st = ck_minplus_device(&p)) || (st = ck_device_sync()) ||
         (st = dev_fetch(C, dC, nc * es)) || (with_k && (st = dev_fetch(K, dK, nc * sizeof *K))))
       ok = dev_fail_status(c, label, st);
-    else
-      ok = compare(c, label, t, C, with_k ? K : NULL, refC, refK, s->m, s->n);
+    else ok = compare(c, label, t, C, with_k ? K : NULL, refC, refK, s->m, s->n);
   }
   ck_dev_free(dA);
   ck_dev_free(dB);

@@ -24,9 +24,9 @@ typedef struct {
 
 /* Vectors ragged against block and grid sizes, a long one, several segments (after > 1), sums
  * along a non-leading dimension (before > 1), and len = 0 (zeros). */
-static const shape shapes[] = {{1, 1, 1},  {1, 63, 1},     {1, 65, 1},       {1, 1000003, 1},
-                               {1, 65, 63}, {1, 1000, 37}, {63, 65, 17},     {7, 20001, 3},
-                               {3, 0, 5},  {1, 4096, 1},   {1, 262147, 2}};
+static const shape shapes[] = {{1, 1, 1},   {1, 63, 1},    {1, 65, 1},    {1, 1000003, 1},
+                               {1, 65, 63}, {1, 1000, 37}, {63, 65, 17},  {7, 20001, 3},
+                               {3, 0, 5},   {1, 4096, 1},  {1, 262147, 2}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 /* WIDE: the whole integer range, or floats of mixed magnitude and sign (cancellation); SMALL:
@@ -71,12 +71,12 @@ static void fill(ck_dtype t, dev_rng *r, int flavour, void *X, size_t count, siz
       if (flavour == SPECIAL && u < 0.4) v = u < 0.1 ? NAN : u < 0.25 ? INFINITY : -INFINITY;
       dev_setf(t, X, i, v);
     } else if (t == CK_UINT64 || t == CK_INT64) {
-      uint64_t v = flavour == SMALL ? (uint64_t)dev_rand_int(r, t == CK_INT64 ? -3 : 0, 5)
+      uint64_t v = flavour == SMALL     ? (uint64_t)dev_rand_int(r, t == CK_INT64 ? -3 : 0, 5)
                    : flavour == SPECIAL ? (dev_chance(r, 0.5) ? (uint64_t)lo : (uint64_t)hi)
                                         : dev_rand(r);
       memcpy((char *)X + 8 * i, &v, 8);
     } else {
-      int64_t v = flavour == SMALL ? dev_rand_int(r, lo < 0 ? -3 : 0, 5)
+      int64_t v = flavour == SMALL     ? dev_rand_int(r, lo < 0 ? -3 : 0, 5)
                   : flavour == SPECIAL ? (dev_chance(r, 0.5) ? (int64_t)lo : (int64_t)hi)
                                        : dev_rand_int(r, (int64_t)lo, (int64_t)hi);
       dev_seti(t, X, i, v);
@@ -234,8 +234,8 @@ static void time_class(ck_dtype t, const int *passed, int only, const dev_opts *
 int main(int argc, char **argv) {
   dev_opts o = {NULL, -1, (size_t)1 << 26, 5, (uint64_t)time(NULL), 0};
   dev_parse(argc, argv, &o, usage, NULL);
-  const int only =
-      dev_pick_version(o.version, CK_SUM_NUM_GPU, ck_sum_kernel_id, ck_sum_kernel_name);
+  const int only = dev_pick_version(o.version, CK_SUM_NUM_GPU, ck_sum_kernel_id,
+                                    ck_sum_kernel_name);
   dev_init_or_exit("sum");
   printf("seed %llu; integers and native sums exact, floats within double rounding\n",
          (unsigned long long)o.seed);

@@ -16,8 +16,8 @@
 typedef struct {
   const char *name;
   command_fn *fn;
-  const char *args;    /* what follows the name in a call: "" for nothing, "[, X]" if optional */
-  const char *returns; /* what it gives back */
+  const char *args;       /* what follows the name in a call: "" for nothing, "[, X]" if optional */
+  const char *returns;    /* what it gives back */
   int min_args, max_args; /* arguments after the name */
   int max_outputs;
 } command;
@@ -33,14 +33,12 @@ static const command commands[] = {
     {"available", cmd_available, "", "logical", 0, 0, 1},
     {"info", cmd_info, "", "a 1-by-N struct array, one per device", 0, 0, 1},
     {"device_count", cmd_device_count, "", "visible devices (0: none, no error)", 0, 0, 1},
-    {"device_select", cmd_device_select, "[, I]", "the selected device before; selects I", 0, 1,
-     1},
+    {"device_select", cmd_device_select, "[, I]", "the selected device before; selects I", 0, 1, 1},
     {"settings", cmd_settings, "[, NAME, VALUE, ... | , S]",
      "every setting before, a struct; sets those given (gw_settings.h)", 0, GW_SETTINGS_MAX_ARGS,
      1},
     {"kernels", cmd_kernels, "OP", "cellstr of OP's kernel names", 1, 1, 1},
-    {"product", cmd_product,
-     "SEMIRING, WHERE, A, B, KERNEL [, DEVICES [, SIZE [, IA, IB]]]",
+    {"product", cmd_product, "SEMIRING, WHERE, A, B, KERNEL [, DEVICES [, SIZE [, IA, IB]]]",
      "C [, K]: host arrays, or (WHERE \"device\") gpu_array ids", 5, 9, 2},
     {"apsp", cmd_apsp, "SEMIRING, WHERE, W, KERNEL, VERBOSE [, DEVICES]",
      "D [, P (int32)]: host arrays, or (WHERE \"device\") gpu_array ids", 5, 6, 2},
@@ -48,14 +46,14 @@ static const command commands[] = {
      "times in ms per call, on random device operands", 7, 10, 1},
     {"last_plan", cmd_last_plan, "", "the last product or shortest-path call's plan, a struct", 0,
      0, 1},
-    {"minplus_ceiling", cmd_minplus_ceiling, "CLASS", "register-only pair updates per second", 1,
-     1, 1},
+    {"minplus_ceiling", cmd_minplus_ceiling, "CLASS", "register-only pair updates per second", 1, 1,
+     1},
     {"sum", cmd_sum, "X, BEFORE, LEN, AFTER, MODE, KERNEL", "Y (BEFORE*AFTER-by-1)", 6, 6, 1},
     {"sum_time", cmd_sum_time, "X, BEFORE, LEN, AFTER, MODE, KERNEL, WARMUP, REPS",
      "times in ms [, Y]", 8, 8, 2},
     {"sum_dev", cmd_sum_dev, "ID, BEFORE, LEN, AFTER, MODE, KERNEL", "ID of Y", 6, 6, 1},
-    {"copy_bandwidth", cmd_copy_bandwidth, "BYTES, REPS", "device copy rate, bytes moved per s",
-     2, 2, 1},
+    {"copy_bandwidth", cmd_copy_bandwidth, "BYTES, REPS", "device copy rate, bytes moved per s", 2,
+     2, 1},
     {"cublas", cmd_cublas, "", "the cuBLAS library loaded, \"\" if none", 0, 0, 1},
     {"sync", cmd_sync, "", "nothing; waits for the device to finish", 0, 0, 0},
     {"array_put", cmd_array_put, "X [, DEVICE]", "ID of a device copy of X", 1, 2, 1},
@@ -64,8 +62,7 @@ static const command commands[] = {
     {"array_info", cmd_array_info, "ID", "class name [, numel [, device]]", 1, 1, 3},
     {"array_convert", cmd_array_convert, "ID, CLASS", "ID of a converted copy", 2, 2, 1},
     {"path_dev", cmd_path_dev, "IDP, N, S, T", "lengths, vertices of the paths", 4, 4, 2},
-    {"reset", cmd_reset, "", "nothing; frees everything, resets every device and setting", 0, 0,
-     0},
+    {"reset", cmd_reset, "", "nothing; frees everything, resets every device and setting", 0, 0, 0},
     {"memory", cmd_memory, "", "[bytes held, live allocations]", 0, 0, 1},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };

@@ -22,8 +22,8 @@ double gw_scalar(const mxArray *a, const char *what);
 size_t gw_size(const mxArray *a, const char *what); /* a non-negative integer */
 ck_dtype gw_dtype_name(const mxArray *a);           /* a class name, e.g. "single" */
 mxClassID gw_class_of(ck_dtype t);
-int gw_dtype_of(const mxArray *a);                         /* of a real, full array; -1 if none */
-ck_dtype gw_host_dtype(const mxArray *x);                  /* a real, full numeric array */
+int gw_dtype_of(const mxArray *a);        /* of a real, full array; -1 if none */
+ck_dtype gw_host_dtype(const mxArray *x); /* a real, full numeric array */
 ck_dtype gw_matrix_dtype(const mxArray *a, const char *what);       /* ... and 2-D */
 ck_dtype gw_float_matrix_dtype(const mxArray *a, const char *what); /* ... single or double */
 ck_array_id gw_id(const mxArray *a, const char *what);

@@ -49,8 +49,7 @@ static ck_apsp_args apsp_args(int semiring, ck_dtype t, int kernel, size_t n, in
 }
 
 static void check_classes(ck_dtype t) {
-  if (t >= CK_INT64)
-    gw_fail_invalid("W must be double, single or an integer class up to 32 bits");
+  if (t >= CK_INT64) gw_fail_invalid("W must be double, single or an integer class up to 32 bits");
 }
 
 static int apsp_kernel(const mxArray *a) {
@@ -69,9 +68,9 @@ static int apsp_semiring(const mxArray *a) {
 /* Host W: D [, P] made in Octave's memory. */
 static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray *W) {
   mxArray *D = mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, gw_class_of(a->t), mxREAL);
-  mxArray *P = nlhs > 1 ? mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, mxINT32_CLASS,
-                                                      mxREAL)
-                        : NULL;
+  mxArray *P = nlhs > 1
+                   ? mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, mxINT32_CLASS, mxREAL)
+                   : NULL;
   a->W = mxGetData(W);
   a->D = mxGetData(D);
   a->P = P ? (int32_t *)mxGetData(P) : NULL;

@@ -67,4 +67,3 @@ void cmd_array_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   gw_check(ck_array_convert(gw_id(prhs[0], "ID"), gw_dtype_name(prhs[1]), &out));
   plhs[0] = gw_id_value(out);
 }
-

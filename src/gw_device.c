@@ -43,10 +43,10 @@ static void device_facts(mxArray *s, mwIndex i, int dev) {
 void cmd_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   (void)nlhs, (void)nrhs, (void)prhs;
   gw_check(ck_device_init());
-  static const char *fields[] = {"index", "name", "device", "selected", "compute_capability",
-                                 "multiprocessors", "clock_mhz", "l2_bytes", "total_memory",
-                                 "free_memory", "package_memory", "gpu_arrays", "driver_version",
-                                 "runtime_version"};
+  static const char *fields[] = {
+      "index",           "name",       "device",         "selected",       "compute_capability",
+      "multiprocessors", "clock_mhz",  "l2_bytes",       "total_memory",   "free_memory",
+      "package_memory",  "gpu_arrays", "driver_version", "runtime_version"};
   const int count = ck_device_count();
   mxArray *s = mxCreateStructMatrix(1, (mwSize)count, sizeof fields / sizeof fields[0], fields);
   for (int i = 0; i < count; i++) device_facts(s, (mwIndex)i, i);
@@ -73,14 +73,10 @@ void cmd_kernels(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   char op[32];
   gw_string(prhs[0], op, sizeof op, "OP");
   const char *(*name_of)(int) = NULL;
-  if (!strcmp(op, "minplus"))
-    name_of = ck_minplus_kernel_name;
-  else if (!strcmp(op, "sum"))
-    name_of = ck_sum_kernel_name;
-  else if (!strcmp(op, "matmul"))
-    name_of = ck_matmul_kernel_name;
-  else
-    gw_fail_invalid("unknown operation: the operations are: minplus, sum, matmul");
+  if (!strcmp(op, "minplus")) name_of = ck_minplus_kernel_name;
+  else if (!strcmp(op, "sum")) name_of = ck_sum_kernel_name;
+  else if (!strcmp(op, "matmul")) name_of = ck_matmul_kernel_name;
+  else gw_fail_invalid("unknown operation: the operations are: minplus, sum, matmul");
   int count = 0;
   while (name_of(count)) count++;
   mxArray *c = mxCreateCellMatrix(1, (mwSize)count);

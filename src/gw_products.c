@@ -135,10 +135,8 @@ void cmd_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     gw_fail_invalid("the arithmetic product (+.*) has no witness K");
   const int witness = nlhs > 1;
   const size_t pages = paged ? pc.pages.count : 1;
-  if (host)
-    gw_host_result(plhs, pc.c.p.t, pc.c.p.m, pc.c.p.n * pages, witness, run_call, &pc);
-  else
-    gw_device_result(plhs, pc.c.p.t, pc.c.p.m * pc.c.p.n * pages, witness, run_call, &pc);
+  if (host) gw_host_result(plhs, pc.c.p.t, pc.c.p.m, pc.c.p.n * pages, witness, run_call, &pc);
+  else gw_device_result(plhs, pc.c.p.t, pc.c.p.m * pc.c.p.n * pages, witness, run_call, &pc);
 }
 
 void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {

@@ -7,9 +7,11 @@
 #include "gateway.h"
 
 /* The defaults that gw_settings.h documents, which are also the C layer's at load. */
-#define DEFAULTS                                                                                 \
-  {.minplus_narrow = CK_NARROW_AUTO, .pages_mode = CK_PAGES_AUTO, .spread_copies = 0,              \
-   .test_alloc_limit = 0, .test_cancel_after = -1, .test_texture_limit = 0}
+#define DEFAULTS                                                                       \
+  {                                                                                    \
+    .minplus_narrow = CK_NARROW_AUTO, .pages_mode = CK_PAGES_AUTO, .spread_copies = 0, \
+    .test_alloc_limit = 0, .test_cancel_after = -1, .test_texture_limit = 0            \
+  }
 static const gw_settings defaults = DEFAULTS;
 gw_settings gw_setting = DEFAULTS;
 
@@ -117,14 +119,10 @@ static void parse(const setting *d, const mxArray *v, gw_settings *s) {
 static mxArray *value_of(const setting *d, const gw_settings *s) {
   const void *f = (const char *)s + d->offset;
   switch (d->kind) {
-  case KIND_MODE:
-    return mxCreateString(d->modes[*(const int *)f]);
-  case KIND_FLAG:
-    return mxCreateLogicalScalar(*(const int *)f != 0);
-  case KIND_BYTES:
-    return mxCreateDoubleScalar((double)*(const size_t *)f);
-  case KIND_POLLS:
-    return mxCreateDoubleScalar((double)*(const long *)f);
+  case KIND_MODE: return mxCreateString(d->modes[*(const int *)f]);
+  case KIND_FLAG: return mxCreateLogicalScalar(*(const int *)f != 0);
+  case KIND_BYTES: return mxCreateDoubleScalar((double)*(const size_t *)f);
+  case KIND_POLLS: return mxCreateDoubleScalar((double)*(const long *)f);
   }
   return NULL;
 }

@@ -14,18 +14,13 @@ static ck_sum_args get_sum_args(const mxArray *prhs[], ck_dtype t, size_t numel)
   a.before = gw_size(prhs[1], "BEFORE");
   a.len = gw_size(prhs[2], "LEN");
   a.after = gw_size(prhs[3], "AFTER");
-  if (a.before * a.len * a.after != numel)
-    gw_fail_invalid("BEFORE*LEN*AFTER must equal numel (X)");
+  if (a.before * a.len * a.after != numel) gw_fail_invalid("BEFORE*LEN*AFTER must equal numel (X)");
   char mode[16], kernel[32];
   gw_string(prhs[4], mode, sizeof mode, "MODE");
-  if (!strcmp(mode, "default"))
-    a.mode = CK_SUM_MODE_DEFAULT;
-  else if (!strcmp(mode, "double"))
-    a.mode = CK_SUM_MODE_DOUBLE;
-  else if (!strcmp(mode, "native"))
-    a.mode = CK_SUM_MODE_NATIVE;
-  else
-    gw_fail_invalid("MODE must be \"default\", \"double\" or \"native\"");
+  if (!strcmp(mode, "default")) a.mode = CK_SUM_MODE_DEFAULT;
+  else if (!strcmp(mode, "double")) a.mode = CK_SUM_MODE_DOUBLE;
+  else if (!strcmp(mode, "native")) a.mode = CK_SUM_MODE_NATIVE;
+  else gw_fail_invalid("MODE must be \"default\", \"double\" or \"native\"");
   gw_string(prhs[5], kernel, sizeof kernel, "KERNEL");
   a.kernel = ck_sum_kernel_id(kernel);
   if (a.kernel < 0) {
@@ -97,4 +92,3 @@ void cmd_sum_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   gw_check(s);
   plhs[0] = gw_id_value(idy);
 }
-

@@ -10,29 +10,22 @@ void gw_fail_invalid(const char *msg) { mexErrMsgIdAndTxt(ID_INVALID, "%s", msg)
 /* Raise the Octave error that matches a C-layer status. */
 void gw_check(ck_status s) {
   switch (s) {
-  case CK_OK:
-    return;
+  case CK_OK: return;
   case CK_ERR_NODEVICE:
     mexErrMsgIdAndTxt("cudakernels:nodevice", "no usable GPU: %s", ck_last_error());
     break;
   case CK_ERR_OUTOFMEMORY:
-    mexErrMsgIdAndTxt("cudakernels:outofmemory", "out of device memory: %s",
-                      ck_last_error());
+    mexErrMsgIdAndTxt("cudakernels:outofmemory", "out of device memory: %s", ck_last_error());
     break;
-  case CK_ERR_STALE:
-    mexErrMsgIdAndTxt("cudakernels:stalearray", "%s", ck_last_error());
-    break;
-  case CK_ERR_INVALID:
-    mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error());
-    break;
+  case CK_ERR_STALE: mexErrMsgIdAndTxt("cudakernels:stalearray", "%s", ck_last_error()); break;
+  case CK_ERR_INVALID: mexErrMsgIdAndTxt(ID_INVALID, "%s", ck_last_error()); break;
   case CK_ERR_NEGCYCLE:
     mexErrMsgIdAndTxt("cudakernels:negativecycle", "%s", ck_last_error());
     break;
   case CK_ERR_INTERRUPTED:
     mexErrMsgIdAndTxt("cudakernels:interrupted", "%s", ck_last_error());
     break;
-  default:
-    mexErrMsgIdAndTxt("cudakernels:cudaerror", "CUDA error: %s", ck_last_error());
+  default: mexErrMsgIdAndTxt("cudakernels:cudaerror", "CUDA error: %s", ck_last_error());
   }
 }
 
@@ -125,9 +118,7 @@ ck_dtype gw_host_dtype(const mxArray *x) {
   return (ck_dtype)t;
 }
 
-ck_array_id gw_id(const mxArray *a, const char *what) {
-  return (ck_array_id)gw_size(a, what);
-}
+ck_array_id gw_id(const mxArray *a, const char *what) { return (ck_array_id)gw_size(a, what); }
 
 mxArray *gw_id_value(ck_array_id id) { return mxCreateDoubleScalar((double)id); }
 
@@ -142,7 +133,6 @@ int gw_device_number(double v) {
   return (int)v - 1;
 }
 
-
 /* CALLS of a timing: back-to-back calls per timed run, 1..10000. */
 int gw_calls(const mxArray *a) {
   size_t c = gw_size(a, "CALLS");
@@ -152,7 +142,8 @@ int gw_calls(const mxArray *a) {
 
 mxArray *gw_timing(const mxArray *warmup, const mxArray *reps, ck_timing *tm) {
   size_t w = gw_size(warmup, "WARMUP"), r = gw_size(reps, "REPS");
-  if (r < 1 || r > 100000 || w > 100000) gw_fail_invalid("REPS must be 1..100000, WARMUP at most that");
+  if (r < 1 || r > 100000 || w > 100000)
+    gw_fail_invalid("REPS must be 1..100000, WARMUP at most that");
   mxArray *times = mxCreateDoubleMatrix(1, (mwSize)r, mxREAL);
   tm->warmup = (int)w;
   tm->reps = (int)r;

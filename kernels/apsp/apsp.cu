@@ -13,10 +13,10 @@
 /* ---- the survey ---- */
 
 struct ap_facts {
-  int nan, neginf;   /* floating point: any NaN, any -Inf off the diagonal */
-  int negdiag;       /* the smallest vertex with a negative diagonal entry; INT_MAX: none */
-  int fraction;      /* floating point: an edge that is not an integer of at most 2^31, or -0 */
-  long long lo, hi;  /* the extremes of the edges (not "no edge", off the diagonal) */
+  int nan, neginf;  /* floating point: any NaN, any -Inf off the diagonal */
+  int negdiag;      /* the smallest vertex with a negative diagonal entry; INT_MAX: none */
+  int fraction;     /* floating point: an edge that is not an integer of at most 2^31, or -0 */
+  long long lo, hi; /* the extremes of the edges (not "no edge", off the diagonal) */
 };
 
 /* An edge of single or double data that the integer work types cannot take as it is. */
@@ -31,8 +31,7 @@ template <class Tc> __device__ __forceinline__ bool ap_no_edge(Tc v) {
 
 /* W's columns c0 .. c0 + cols - 1 (W points at column c0). */
 template <class Tc>
-__global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols,
-                          ap_facts *f) {
+__global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, ap_facts *f) {
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   int nan = 0, neginf = 0, negdiag = INT_MAX, fraction = 0;
   const size_t count = cols * n, stride = (size_t)gridDim.x * blockDim.x;
@@ -170,8 +169,8 @@ struct ap_scratch {
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
  * work type's values are the class's as they lie, else allocated; W converted into them. */
 template <class Tc, class T>
-static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count,
-                         ap_scratch **sc, ap_matrix<T> *slabs, bool &in_place) {
+static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
+                         ap_matrix<T> *slabs, bool &in_place) {
   const size_t n = a->n, np = round_up(n, AP_BLOCK);
   in_place = np == n && sizeof(T) == sizeof(Tc) &&
              (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float;
@@ -245,8 +244,8 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
     CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch)));
     CK_CUDA(cudaMemcpy(sc[i], &init, sizeof init, cudaMemcpyHostToDevice), "clearing the survey");
     const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(cols * a->n, MP_THREADS);
-    ap_survey<Tc><<<need < most ? need : most, MP_THREADS>>>((const Tc *)parts[i].W, a->n,
-                                                             parts[i].r0, cols, &sc[i]->f);
+    ap_survey<Tc><<<(need < most ? need : most), MP_THREADS>>>((const Tc *)parts[i].W, a->n,
+                                                               parts[i].r0, cols, &sc[i]->f);
   }
   for (int i = 0; i < count; i++) {
     ap_facts g;
@@ -276,8 +275,10 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, narrow)
                                                : ap_pick_form(a->t, f);
   if (a->plan) /* found: the work type */
-    a->plan->work = form == AP_U32 ? CK_UINT32 : form == AP_U16 ? CK_UINT16
-                  : form == AP_DOUBLE ? CK_DOUBLE : a->t;
+    a->plan->work = form == AP_U32      ? CK_UINT32
+                    : form == AP_U16    ? CK_UINT16
+                    : form == AP_DOUBLE ? CK_DOUBLE
+                                        : a->t;
   if (form == AP_U32) return ap_run<Tc, uint32_t>(a, parts, count, sc);
   if (form == AP_U16) return ap_run<Tc, uint16_t>(a, parts, count, sc);
   if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc>(a, parts, count, sc);

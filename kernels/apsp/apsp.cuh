@@ -150,17 +150,18 @@ template <class T> struct ap_matrix {
 
 /* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m
  * (its owner), with `s` the closure's own snapshot buffers (AP_TILE deep). */
-template <class T> void ap_close_block(const ap_matrix<T> &m, size_t k0, int B,
-                                       const ap_snap<T, T> &s);
+template <class T>
+void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s);
 /* The pivot phase (apsp_warptile.cu) on the owner: step 1, the snapshot of the pivot block and
  * its row strip, and the row strip; the strip is then X's rows k0 .. k0 + AP_BLOCK - 1. */
-template <class T> void ap_round_pivot(const ap_matrix<T> &m, size_t k0,
-                                       const ap_snap<T, T> &tile,
-                                       const ap_snap<T, typename ap_work<T>::S> &s);
+template <class T>
+void ap_round_pivot(const ap_matrix<T> &m, size_t k0, const ap_snap<T, T> &tile,
+                    const ap_snap<T, typename ap_work<T>::S> &s);
 /* The slab phase on every device: the snapshot of its column strip, the column strip, and step 4,
  * from `strip` (AP_BLOCK x np: the owner's, or a copy). */
-template <class T> void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
-                                      const ap_snap<T, typename ap_work<T>::S> &s);
+template <class T>
+void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
+                   const ap_snap<T, typename ap_work<T>::S> &s);
 
 /* Step 2 at either level: which of the three pieces to copy (AP_PV | AP_RS | AP_CS) from where in
  * X (leading dimension ld): the B x B pivot block at row pr, column pc; the row strip, its rows
@@ -209,24 +210,27 @@ template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s)
 
 /* Step 1 with paths (apsp_tiles.cu): close the AP_BLOCK block at (k0, k0), its histories into
  * h.pr, h.pc, h.npc. */
-template <class T> void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
-                                            const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T>
+void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
+                         const ap_hist<T, typename ap_work<T>::S> &h);
 /* A round with paths (apsp_history.cu), every launch on m.st. The pivot phase on the owner: step
  * 1 and the row strip; the strip is then h.pr and h.rs, which lie one after the other (AP_BLOCK x
  * (AP_BLOCK + np)). */
-template <class T> void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
-                                            const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T>
+void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
+                         const ap_hist<T, typename ap_work<T>::S> &h);
 /* The slab phase's first half on every device, from `strip` (the owner's h.pr, or a copy): the
  * column strip, and the row strip's transposed copy h.rst for step 3's searches. */
-template <class T> void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
-                                           const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T>
+void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
+                        const ap_hist<T, typename ap_work<T>::S> &h);
 /* Step 3 with paths (apsp_warptile.cu), the slab phase's second half: the rest from the column
  * strip's history and the row strip's (rs: AP_BLOCK x np), all of it or in two parts, the next
  * pivot's rows and columns (one device: ap_round_ahead) and then the others. */
 enum ap_rest_part { AP_REST_ALL, AP_REST_NEXT, AP_REST_OTHERS };
-template <class T> void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
-                                     const ap_hist<T, typename ap_work<T>::S> &h,
-                                     ap_rest_part part);
+template <class T>
+void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
+                  const ap_hist<T, typename ap_work<T>::S> &h, ap_rest_part part);
 
 /* The rounds (apsp_rounds.cu) over `count` slabs that together cover X, each on its device, with
  * paths where the slabs have next hops; Ctrl-C and progress through a. On a negative cycle they

@@ -25,26 +25,26 @@
 /* One round of Floyd-Warshall through vertex k, with the predecessors when P; NONE: no path (the
  * add's identity, checked where combining with it could make a better path: integers with
  * negative weights). */
-#define FW_ROUND(NAME, T)                                                                       \
-  static void NAME(T *D, int32_t *P, size_t n, size_t k, T NONE) {                              \
-    const T *dk = D + k * n; /* column k: D(i, k) */                                           \
-    _Pragma("omp parallel for schedule(static)")                                                \
-    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                             \
-      const size_t j = (size_t)jj;                                                                \
-      const T dkj = D[k + j * n];                                                                 \
-      if (!BETTER(dkj, NONE)) continue;                                                           \
-      T *dj = D + j * n;                                                                          \
-      int32_t *pj = P ? P + j * n : NULL;                                                         \
-      const int32_t pkj = P ? pj[k] : 0;                                                          \
-      for (size_t i = 0; i < n; i++) {                                                            \
-        if (!BETTER(dk[i], NONE)) continue;                                                       \
-        const T s = TIMES(dk[i], dkj);                                                            \
-        if (BETTER(s, dj[i])) {                                                                   \
-          dj[i] = s;                                                                              \
-          if (pj) pj[i] = pkj;                                                                    \
-        }                                                                                         \
-      }                                                                                           \
-    }                                                                                             \
+#define FW_ROUND(NAME, T)                                          \
+  static void NAME(T *D, int32_t *P, size_t n, size_t k, T NONE) { \
+    const T *dk = D + k * n; /* column k: D(i, k) */               \
+    _Pragma("omp parallel for schedule(static)")                   \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {              \
+      const size_t j = (size_t)jj;                                 \
+      const T dkj = D[k + j * n];                                  \
+      if (!BETTER(dkj, NONE)) continue;                            \
+      T *dj = D + j * n;                                           \
+      int32_t *pj = P ? P + j * n : NULL;                          \
+      const int32_t pkj = P ? pj[k] : 0;                           \
+      for (size_t i = 0; i < n; i++) {                             \
+        if (!BETTER(dk[i], NONE)) continue;                        \
+        const T s = TIMES(dk[i], dkj);                             \
+        if (BETTER(s, dj[i])) {                                    \
+          dj[i] = s;                                               \
+          if (pj) pj[i] = pkj;                                     \
+        }                                                          \
+      }                                                            \
+    }                                                              \
   }
 FW_ROUND(fw_round_f, float)
 FW_ROUND(fw_round_d, double)
@@ -86,22 +86,23 @@ static void int_store(ck_dtype t, void *D, size_t idx, int64_t v) {
 
 /* The rounds, stopping at an unbounded path (a diagonal better than the empty path: for min.+ a
  * negative cycle) or when the caller cancels. */
-#define FW_ALL(NAME, T, ROUND)                                                                  \
-  static ck_status NAME(ck_apsp_args *a, T *D, T INF) {                                         \
-    const size_t n = a->n;                                                                        \
-    for (size_t k = 0; k < n; k++) {                                                              \
-      if (k % CANCEL_EVERY == 0 && a->cancelled && a->cancelled(a->ctx))                          \
-        return ck_fail(CK_ERR_INTERRUPTED, "shortest paths (cpu): interrupted at vertex %zu of %zu", \
-                       k, n);                                                                     \
-      ROUND(D, a->P, n, k, INF);                                                                  \
-      for (size_t i = 0; i < n; i++)                                                              \
-        if (BETTER(D[i + i * n], (T)ONE)) {                                                       \
-          a->cycle_vertex = i + 1;                                                                \
-          return ck_fail(CK_ERR_NEGCYCLE, "the graph has a negative cycle through vertex %zu", i + 1); \
-        }                                                                                         \
-      if (a->progress && k % 256 == 255) a->progress(a->ctx, k + 1, n);                          \
-    }                                                                                             \
-    return CK_OK;                                                                                 \
+#define FW_ALL(NAME, T, ROUND)                                                                 \
+  static ck_status NAME(ck_apsp_args *a, T *D, T INF) {                                        \
+    const size_t n = a->n;                                                                     \
+    for (size_t k = 0; k < n; k++) {                                                           \
+      if (k % CANCEL_EVERY == 0 && a->cancelled && a->cancelled(a->ctx))                       \
+        return ck_fail(CK_ERR_INTERRUPTED,                                                     \
+                       "shortest paths (cpu): interrupted at vertex %zu of %zu", k, n);        \
+      ROUND(D, a->P, n, k, INF);                                                               \
+      for (size_t i = 0; i < n; i++)                                                           \
+        if (BETTER(D[i + i * n], (T)ONE)) {                                                    \
+          a->cycle_vertex = i + 1;                                                             \
+          return ck_fail(CK_ERR_NEGCYCLE, "the graph has a negative cycle through vertex %zu", \
+                         i + 1);                                                               \
+        }                                                                                      \
+      if (a->progress && k % 256 == 255) a->progress(a->ctx, k + 1, n);                        \
+    }                                                                                          \
+    return CK_OK;                                                                              \
   }
 FW_ALL(fw_all_f, float, fw_round_f)
 FW_ALL(fw_all_d, double, fw_round_d)
@@ -122,9 +123,9 @@ static ck_status start(ck_apsp_args *a, void *work) {
           return ck_fail(CK_ERR_INVALID, "edge weights must not be NaN or -Inf (no edge is +Inf)");
         if (i == j && BETTER(v, (double)ONE)) {
           a->cycle_vertex = i + 1;
-          return ck_fail(CK_ERR_NEGCYCLE,
-                         "the graph has a negative cycle: vertex %zu has a negative weight to itself",
-                         i + 1);
+          return ck_fail(
+              CK_ERR_NEGCYCLE,
+              "the graph has a negative cycle: vertex %zu has a negative weight to itself", i + 1);
         }
         edge = i != j && BETTER(v, EMPTY(-INFINITY, INFINITY));
         v = i == j ? ONE : v;
@@ -135,9 +136,9 @@ static ck_status start(ck_apsp_args *a, void *work) {
         int_bounds(t, &lo, &hi);
         if (i == j && BETTER(v, (int64_t)ONE)) {
           a->cycle_vertex = i + 1;
-          return ck_fail(CK_ERR_NEGCYCLE,
-                         "the graph has a negative cycle: vertex %zu has a negative weight to itself",
-                         i + 1);
+          return ck_fail(
+              CK_ERR_NEGCYCLE,
+              "the graph has a negative cycle: vertex %zu has a negative weight to itself", i + 1);
         }
         edge = i != j && v != EMPTY(lo, hi);
         ((int64_t *)work)[idx] = i == j ? ONE : edge ? v : EMPTY(-INT64_MAX / 4, INT64_MAX / 4);
@@ -158,7 +159,8 @@ ck_status ck_apsp_cpu(ck_apsp_args *a) {
   const int is_int = t != CK_SINGLE && t != CK_DOUBLE;
   /* floating point works in D itself (it may be W: start reads each element before writing it) */
   void *work = is_int ? malloc(n * n * sizeof(int64_t)) : a->D;
-  if (!work) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths (cpu): no host memory for n = %zu", n);
+  if (!work)
+    return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths (cpu): no host memory for n = %zu", n);
   ck_status s = start(a, work);
   if (s == CK_OK) {
     if (t == CK_SINGLE) s = fw_all_f(a, (float *)work, EMPTY(-INFINITY, INFINITY));

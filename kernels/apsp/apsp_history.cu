@@ -21,13 +21,14 @@
  * history read from memory every step) took 420 to 860 us a strip at n = 8192; this one 145 to
  * 217 (AP_STRIP_VECS 2: two blocks of 8 warps per multiprocessor at 92 to 122 registers; 1 and
  * 4 vectors per warp not measured). */
-#define AP_STRIP_WARPS 8 /* warps per block */
-#define AP_STRIP_VECS 2  /* vectors per warp */
+#define AP_STRIP_WARPS 8                                    /* warps per block */
+#define AP_STRIP_VECS 2                                     /* vectors per warp */
 #define AP_STRIP_PER_BLOCK (AP_STRIP_WARPS * AP_STRIP_VECS) /* must divide AP_TILE */
 
 /* Entry e of vector `vec`: the column strip's vectors are X's rows (their entries p + e), the
  * row strip's are X's columns (their entries in rows p + e). */
-template <bool COLS> __device__ __forceinline__ size_t ap_strip_at(size_t ld, int p, int vec, int e) {
+template <bool COLS>
+__device__ __forceinline__ size_t ap_strip_at(size_t ld, int p, int vec, int e) {
   return COLS ? (size_t)vec * ld + p + e : (size_t)(p + e) * ld + vec;
 }
 
@@ -135,7 +136,8 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
   for (int i = 0; i < V; i++) { /* the row strip's next hops first, their loads all in flight */
 #pragma unroll
     for (int j = 0; j < J; j++)
-      if (live[i] && nv[i][j] < 0) nv[i][j] = s.Hn[ap_hist_at<false>(s.ldh, -1 - nv[i][j], lane + 32 * j)];
+      if (live[i] && nv[i][j] < 0)
+        nv[i][j] = s.Hn[ap_hist_at<false>(s.ldh, -1 - nv[i][j], lane + 32 * j)];
   }
 #pragma unroll
   for (int i = 0; i < V; i++) {
@@ -168,8 +170,8 @@ void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
   typedef typename ap_work<T>::S TW;
   const size_t at = (k0 - m.r0) * m.np; /* the row strip's first row */
   ap_close_block_hist<T>(m, k0, h);
-  ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0, (int)m.np, (int)k0, h.pc, h.npc,
-                          AP_BLOCK, h.rs, NULL, NULL, m.np, m.st};
+  ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0,    (int)m.np, (int)k0, h.pc,
+                          h.npc,    AP_BLOCK, h.rs, NULL, NULL,      m.np,    m.st};
   ap_strip_rows<T, TW, AP_BLOCK>(rows);
 }
 
@@ -178,20 +180,23 @@ void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
                         const ap_hist<T, typename ap_work<T>::S> &h) {
   typedef typename ap_work<T>::S TW;
   const int B = AP_BLOCK;
-  ap_strip<T, TW> cols = {m.X, m.N, m.np, (int)k0, (int)m.rows, m.pivot_rows(k0), strip, NULL, B,
-                          h.cs, h.ncs, sizeof(TW) != sizeof(T) ? h.csa : NULL, (size_t)B, m.st};
+  ap_strip<T, TW> cols = {m.X,       m.N,         m.np,
+                          (int)k0,   (int)m.rows, m.pivot_rows(k0),
+                          strip,     NULL,        B,
+                          h.cs,      h.ncs,       sizeof(TW) != sizeof(T) ? h.csa : NULL,
+                          (size_t)B, m.st};
   ap_strip_cols<T, TW, AP_BLOCK>(cols);
-  transpose_pad<T><<<transpose_grid(m.np, B), dim3(32, 8), 0, m.st>>>(strip + (size_t)B * B,
-                                                                        h.rst, m.np, B, B);
+  transpose_pad<T>
+      <<<transpose_grid(m.np, B), dim3(32, 8), 0, m.st>>>(strip + (size_t)B * B, h.rst, m.np, B, B);
 }
 
-#define AP_HISTORY_INSTANCE(T)                                                                   \
-  template void ap_round_pivot_hist<T>(const ap_matrix<T> &, size_t,                             \
-                                       const ap_hist<T, typename ap_work<T>::S> &);              \
-  template void ap_round_cols_hist<T>(const ap_matrix<T> &, size_t, const T *,                   \
-                                      const ap_hist<T, typename ap_work<T>::S> &);               \
-  template void ap_strip_rows<T, typename ap_work<T>::S, AP_TILE>(                               \
-      const ap_strip<T, typename ap_work<T>::S> &);                                              \
-  template void ap_strip_cols<T, typename ap_work<T>::S, AP_TILE>(                               \
+#define AP_HISTORY_INSTANCE(T)                                                      \
+  template void ap_round_pivot_hist<T>(const ap_matrix<T> &, size_t,                \
+                                       const ap_hist<T, typename ap_work<T>::S> &); \
+  template void ap_round_cols_hist<T>(const ap_matrix<T> &, size_t, const T *,      \
+                                      const ap_hist<T, typename ap_work<T>::S> &);  \
+  template void ap_strip_rows<T, typename ap_work<T>::S, AP_TILE>(                  \
+      const ap_strip<T, typename ap_work<T>::S> &);                                 \
+  template void ap_strip_cols<T, typename ap_work<T>::S, AP_TILE>(                  \
       const ap_strip<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_HISTORY_INSTANCE)

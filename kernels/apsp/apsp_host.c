@@ -66,9 +66,9 @@ static void free_pieces(ck_apsp_part *parts, int count, const int *own) {
 
 /* The plan's devices (with no plan, those asked for, or the current device alone). */
 static ck_status shares_for(const ck_apsp_args *a, ck_apsp_part *parts, int *count) {
-  const ck_devices one = current_alone(),
-                   *d = a->plan ? &a->plan->devices : a->devices && a->devices->count ? a->devices
-                                                                                      : &one;
+  const ck_devices one = current_alone(), *d = a->plan                           ? &a->plan->devices
+                                               : a->devices && a->devices->count ? a->devices
+                                                                                 : &one;
   CK_TRY(ck_devices_check(d));
   *count = plan_shares(a->n, d, parts);
   return CK_OK;
@@ -126,8 +126,8 @@ static ck_status copy_in(const ck_apsp_args *a, ck_apsp_part *p, int source) {
   const size_t n = a->n, es = ck_dtype_size(a->t), elems = p->cols * n;
   CK_TRY(own_pieces(a, p));
   ck_device_peer(source);
-  CK_CUDA(cudaMemcpyPeerAsync(p->D, p->dev, (const char *)a->W + p->r0 * n * es, source,
-                              elems * es, 0),
+  CK_CUDA(cudaMemcpyPeerAsync(p->D, p->dev, (const char *)a->W + p->r0 * n * es, source, elems * es,
+                              0),
           "copying weights between devices");
   return CK_OK;
 }

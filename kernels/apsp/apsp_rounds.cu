@@ -308,8 +308,7 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
   ap_slab_run<T> *runs = new (std::nothrow) ap_slab_run<T>[count](); /* zeroed */
   int *neg_host = NULL, devs[CK_SPREAD_WORKERS];
   if (!runs) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths: no host memory");
-  ck_status st = ck_cuda_check(cudaHostAlloc((void **)&neg_host,
-                                             sizeof(int) * AP_IN_FLIGHT * count,
+  ck_status st = ck_cuda_check(cudaHostAlloc((void **)&neg_host, sizeof(int) * AP_IN_FLIGHT * count,
                                              cudaHostAllocPortable),
                                "allocating pinned memory");
   /* the plan's (plan.c): one share with paths, more than one round */

@@ -115,8 +115,7 @@ __global__ void __launch_bounds__(AP_TILE_THREADS)
   typedef typename ap_work<T>::S S;
   const ap_job<T, T> &j = blockIdx.z ? j1 : j0;
   const int tr = blockIdx.y, tc = blockIdx.x;
-  if (tr * AP_TILE >= j.rows || tc * AP_TILE >= j.cols || tr == j.skip_r || tc == j.skip_c)
-    return;
+  if (tr * AP_TILE >= j.rows || tc * AP_TILE >= j.cols || tr == j.skip_r || tc == j.skip_c) return;
   __shared__ T As[AP_CHUNK][AP_TILE + 1], Bs[AP_CHUNK][AP_TILE];
   const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
   const size_t r0 = (size_t)tr * AP_TILE, c0 = (size_t)tc * AP_TILE;
@@ -173,8 +172,8 @@ __global__ void __launch_bounds__(AP_TILE_THREADS)
 }
 
 static dim3 ap_tile_grid(int rows, int cols) {
-  return dim3((unsigned)((cols + AP_TILE - 1) / AP_TILE), (unsigned)((rows + AP_TILE - 1) / AP_TILE),
-              2);
+  return dim3((unsigned)((cols + AP_TILE - 1) / AP_TILE),
+              (unsigned)((rows + AP_TILE - 1) / AP_TILE), 2);
 }
 
 /* The closure of the B x B block at (k0, k0), distances only: B / AP_TILE rounds of four
@@ -186,8 +185,8 @@ void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T>
   const int tiles = B / AP_TILE;
   for (int t = 0; t < tiles; t++) {
     const size_t p = (size_t)t * AP_TILE;
-    ap_fw_tile<T, false><<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg,
-                                               ap_fw_rec<T>{});
+    ap_fw_tile<T, false>
+        <<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg, ap_fw_rec<T>{});
     if (tiles == 1) break;
     const ap_snap_at at = {ld, p, p, (size_t)B, (size_t)B, AP_TILE, AP_PV | AP_RS | AP_CS};
     ap_take_snapshot<T, T>(X, at, s);
@@ -229,10 +228,11 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
     const ap_fw_rec<T> rec = {h.pr + d, h.pc + d, h.npc + d, B};
     ap_fw_tile<T, true><<<1, AP_FW_THREADS, 0, m.st>>>(X + p * ld + p, N + p * ld + p, ld,
                                                        (int)k0 + p, m.neg, rec);
-    ap_strip<T, TW> rows = {X, N, ld, p, B, p, h.pc + d, h.npc + d, B, h.pr + (size_t)p * B,
-                            NULL, NULL, (size_t)B, m.st};
-    ap_strip<T, TW> cols = {X, N, ld, p, B, p, h.pr + d, NULL, B, h.pc + p, h.npc + p, NULL,
-                            (size_t)B, m.st};
+    ap_strip<T, TW> rows = {X,    N,        ld,        p,   B,
+                            p,    h.pc + d, h.npc + d, B,   h.pr + (size_t)p * B,
+                            NULL, NULL,     (size_t)B, m.st};
+    ap_strip<T, TW> cols = {X,    N, ld,       p,         B,    p,         h.pr + d,
+                            NULL, B, h.pc + p, h.npc + p, NULL, (size_t)B, m.st};
     ap_strip_rows<T, TW, AP_TILE>(rows);
     ap_strip_cols<T, TW, AP_TILE>(cols);
     ap_job<T, T> rest = {};
@@ -246,10 +246,10 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
   }
 }
 
-#define AP_TILES_INSTANCE(T)                                                                  \
-  template void ap_close_block<T>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &);   \
-  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t,                            \
-                                       const ap_hist<T, typename ap_work<T>::S> &);             \
-  template void ap_take_snapshot<T, typename ap_work<T>::S>(                                    \
+#define AP_TILES_INSTANCE(T)                                                                 \
+  template void ap_close_block<T>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &); \
+  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t,                         \
+                                       const ap_hist<T, typename ap_work<T>::S> &);          \
+  template void ap_take_snapshot<T, typename ap_work<T>::S>(                                 \
       const T *, const ap_snap_at &, const ap_snap<T, typename ap_work<T>::S> &);
 AP_INSTANTIATE(AP_TILES_INSTANCE)

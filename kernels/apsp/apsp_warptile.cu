@@ -124,8 +124,8 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
   /* Store the distances and mark the improved elements: mine[h] bit q for half h of accumulator q
    * (row-major in acc), its tile in tiles[q * E + h][lane]. */
   template <int NA, int NB, class At>
-  __device__ __forceinline__ void store_marks(const Acc (&acc)[NA][NB], At at,
-                                              uint32_t (&mine)[E], uint8_t (*tiles)[32]) const {
+  __device__ __forceinline__ void store_marks(const Acc (&acc)[NA][NB], At at, uint32_t (&mine)[E],
+                                              uint8_t (*tiles)[32]) const {
     static_assert(NA * NB <= 32, "one mask per half holds a lane's accumulators");
     const int lane = threadIdx.x % 32;
 #pragma unroll
@@ -330,11 +330,11 @@ void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
   ap_product<T, true>(cols, m.st);
 }
 
-#define AP_WARPTILE_INSTANCE(T)                                                             \
-  template void ap_round_pivot<T>(const ap_matrix<T> &, size_t, const ap_snap<T, T> &,      \
-                                  const ap_snap<T, typename ap_work<T>::S> &);              \
-  template void ap_round_slab<T>(const ap_matrix<T> &, size_t, const T *,                   \
-                                 const ap_snap<T, typename ap_work<T>::S> &);               \
-  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const T *,                    \
+#define AP_WARPTILE_INSTANCE(T)                                                        \
+  template void ap_round_pivot<T>(const ap_matrix<T> &, size_t, const ap_snap<T, T> &, \
+                                  const ap_snap<T, typename ap_work<T>::S> &);         \
+  template void ap_round_slab<T>(const ap_matrix<T> &, size_t, const T *,              \
+                                 const ap_snap<T, typename ap_work<T>::S> &);          \
+  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const T *,               \
                                 const ap_hist<T, typename ap_work<T>::S> &, ap_rest_part);
 AP_INSTANTIATE(AP_WARPTILE_INSTANCE)

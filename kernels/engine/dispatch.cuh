@@ -10,16 +10,14 @@
 
 /* The element type of a class, as a value a generic lambda can take: f(ck_type<T>()) and then
  * `typedef typename decltype(tag)::type T;`. */
-template <class T> struct ck_type {
-  typedef T type;
-};
+template <class T> struct ck_type { typedef T type; };
 
 /* f(ck_type<T>()) for class t where MASK (bits 1u << ck_dtype) holds it; `otherwise` for a class
  * outside the mask (f is not even instantiated for it). */
 template <unsigned MASK, class R, class F> static R ck_with_class(ck_dtype t, R otherwise, F f) {
   switch (t) {
-#define CK_WITH_CLASS_CASE_(a, E, T, N, B, FL, P, MX)          \
-  case E:                                                    \
+#define CK_WITH_CLASS_CASE_(a, E, T, N, B, FL, P, MX)         \
+  case E:                                                     \
     if constexpr ((MASK >> (E)) & 1u) return f(ck_type<T>()); \
     break;
     CK_CLASS_TABLE(CK_WITH_CLASS_CASE_, _)

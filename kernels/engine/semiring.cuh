@@ -44,12 +44,12 @@ template <> struct sr_class<double> {
   typedef double W;
   enum { is_float = 1 };
 };
-#define SR_INT_CLASS(T, WIDE, LO, HI)                                               \
-  template <> struct sr_class<T> {                                                  \
-    typedef WIDE W;                                                                 \
-    enum { is_float = 0 };                                                          \
-    static __host__ __device__ __forceinline__ T lo() { return LO; }                \
-    static __host__ __device__ __forceinline__ T hi() { return HI; }                \
+#define SR_INT_CLASS(T, WIDE, LO, HI)                                \
+  template <> struct sr_class<T> {                                   \
+    typedef WIDE W;                                                  \
+    enum { is_float = 0 };                                           \
+    static __host__ __device__ __forceinline__ T lo() { return LO; } \
+    static __host__ __device__ __forceinline__ T hi() { return HI; } \
   };
 SR_INT_CLASS(int8_t, int, INT8_MIN, INT8_MAX)
 SR_INT_CLASS(uint8_t, int, 0, UINT8_MAX)
@@ -193,7 +193,8 @@ template <class SR, class T> struct sr_acc {
   static __device__ __forceinline__ W init() {
     if constexpr (is_float) return sr_start_nan(W());
     else
-      return add::beyond(mul::term_lo((W)C::lo(), (W)C::hi()), mul::term_hi((W)C::lo(), (W)C::hi()));
+      return add::beyond(mul::term_lo((W)C::lo(), (W)C::hi()),
+                         mul::term_hi((W)C::lo(), (W)C::hi()));
   }
   /* one term, exact in W */
   static __host__ __device__ __forceinline__ W term(W a, W b) { return mul::term(a, b); }

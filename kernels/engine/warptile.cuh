@@ -76,8 +76,7 @@ template <class Op> using warptile_a_t = typename warptile_srcs<Op>::A::Elem;
 template <class Op, class = void> struct warptile_place {
   static __device__ __forceinline__ void at(const Op &, int &, int &) {}
 };
-template <class Op>
-struct warptile_place<Op, std::void_t<decltype(&Op::place)>> {
+template <class Op> struct warptile_place<Op, std::void_t<decltype(&Op::place)>> {
   static __device__ __forceinline__ void at(const Op &op, int &brow, int &bcol) {
     op.place(brow, bcol);
   }
@@ -92,8 +91,7 @@ template <class Op> using warptile_b_t = typename warptile_srcs<Op>::B::Elem;
 template <class Op, class = void> struct warptile_page {
   static __device__ __forceinline__ void at(const Op &, size_t &, size_t &) {}
 };
-template <class Op>
-struct warptile_page<Op, std::void_t<decltype(&Op::page_offsets)>> {
+template <class Op> struct warptile_page<Op, std::void_t<decltype(&Op::page_offsets)>> {
   static __device__ __forceinline__ void at(const Op &op, size_t &a, size_t &b) {
     op.page_offsets(a, b);
   }
@@ -132,10 +130,12 @@ template <class Op> struct warptile_watch<Op, std::void_t<typename Op::Watch>> {
   static constexpr bool on = true;
   typedef typename Op::Watch Watch;
   static __device__ __forceinline__ Watch start(const Op &op) { return op.watch_start(); }
-  template <class R>
-  static __device__ __forceinline__ void a(const Op &op, Watch &w, const R &r) { op.watch_a(w, r); }
-  template <class R>
-  static __device__ __forceinline__ void b(const Op &op, Watch &w, const R &r) { op.watch_b(w, r); }
+  template <class R> static __device__ __forceinline__ void a(const Op &op, Watch &w, const R &r) {
+    op.watch_a(w, r);
+  }
+  template <class R> static __device__ __forceinline__ void b(const Op &op, Watch &w, const R &r) {
+    op.watch_b(w, r);
+  }
   static __device__ __forceinline__ void end(const Op &op, Watch &w) { op.watch_end(w); }
 };
 
@@ -286,10 +286,8 @@ __global__ void __launch_bounds__(NT, MINB)
       for (int a = 0; a < WMITER * TM; a++)
 #pragma unroll
         for (int b = 0; b < WNITER * TN; b++) {
-          if (p == 0)
-            op.first(acc[a][b], rm[a], rn[b]);
-          else
-            op.step(acc[a][b], rm[a], rn[b]);
+          if (p == 0) op.first(acc[a][b], rm[a], rn[b]);
+          else op.step(acc[a][b], rm[a], rn[b]);
         }
     }
 #pragma unroll
@@ -362,7 +360,7 @@ struct warptile_min_blocks<CFG, std::void_t<decltype(CFG::MINB)>>
  * WARPTILE_PAGES_PER_LAUNCH): advance(op, z) is the Op for the pages from z on. */
 template <class Op, class CFG, class Advance>
 static void warptile_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile_a_t<Op> *A,
-                            const warptile_b_t<Op> *B, const Op &op, Advance advance) {
+                                  const warptile_b_t<Op> *B, const Op &op, Advance advance) {
   for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH) {
     warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM, CFG::TN,
                     CFG::NT, false, 1, warptile_min_blocks<CFG>::value>
@@ -428,35 +426,30 @@ static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
                                   const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
                                   const Op &op) {
   /* a failed launch is also the runtime's last error, which the caller checks */
-  if (cs == 8)
-    (void)warptile_launch_cluster<Op, CFG, 8>(Mp, Np, Kp, splits, A, B, op);
-  else if (cs == 4)
-    (void)warptile_launch_cluster<Op, CFG, 4>(Mp, Np, Kp, splits, A, B, op);
-  else if (cs == 2)
-    (void)warptile_launch_cluster<Op, CFG, 2>(Mp, Np, Kp, splits, A, B, op);
-  else if (splits > 1)
-    warptile_launch_as<Op, CFG, true>(Mp, Np, Kp, splits, A, B, op);
-  else
-    warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
+  if (cs == 8) (void)warptile_launch_cluster<Op, CFG, 8>(Mp, Np, Kp, splits, A, B, op);
+  else if (cs == 4) (void)warptile_launch_cluster<Op, CFG, 4>(Mp, Np, Kp, splits, A, B, op);
+  else if (cs == 2) (void)warptile_launch_cluster<Op, CFG, 2>(Mp, Np, Kp, splits, A, B, op);
+  else if (splits > 1) warptile_launch_as<Op, CFG, true>(Mp, Np, Kp, splits, A, B, op);
+  else warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
 /* Whether split-K may fold its slices in clusters (warptile_launch_cluster): the GPU launches
  * clusters and the kernel was compiled for one that does (a PTX build for an older GPU has no
  * cluster code). */
-template <class Op, class CFG>
-static bool warptile_clusters_ok(void) {
+template <class Op, class CFG> static bool warptile_clusters_ok(void) {
   static int known[CK_MAX_DEVICES]; /* per device: 0 not asked, 1 no, 2 yes */
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
   if (!known[dev]) {
     int launch = 0;
     cudaFuncAttributes fa;
-    const bool ok =
-        cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess && launch &&
-        cudaFuncGetAttributes(&fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
-                                                   CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true,
-                                                   8>) == cudaSuccess &&
-        fa.binaryVersion >= 90;
+    const bool ok = cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
+                    launch &&
+                    cudaFuncGetAttributes(
+                        &fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                             CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, 8>) ==
+                        cudaSuccess &&
+                    fa.binaryVersion >= 90;
     (void)cudaGetLastError();
     known[dev] = ok ? 2 : 1;
   }
@@ -465,19 +458,17 @@ static bool warptile_clusters_ok(void) {
 
 /* How many blocks of the Op's split kernel an SM holds, asked once: the query costs microseconds
  * of host time on every product, while the GPU may be waiting for the launch. */
-template <class Op, class CFG>
-static int warptile_blocks_per_sm(void) {
+template <class Op, class CFG> static int warptile_blocks_per_sm(void) {
   static int known[CK_MAX_DEVICES]; /* per device: 0 not asked yet */
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
   int per_sm = known[dev];
-  if (per_sm < 1 &&
-      (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-           &per_sm,
-           warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN, CFG::WNITER, CFG::TM,
-                           CFG::TN, CFG::NT, true>,
-           CFG::NT, 0) != cudaSuccess ||
-       per_sm < 1)) {
+  if (per_sm < 1 && (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                         &per_sm,
+                         warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                         CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true>,
+                         CFG::NT, 0) != cudaSuccess ||
+                     per_sm < 1)) {
     (void)cudaGetLastError();
     return 1; /* asked again next time */
   }
@@ -495,8 +486,8 @@ template <class Op, class CFG>
 static int warptile_cluster_size(long long s, long long tiles, bool clusters) {
   const int NA = (CFG::BM * CFG::BN) / CFG::NT,
             staging = 2 * CFG::BK * (CFG::BM + CFG::BN) * (int)sizeof(typename Op::T);
-  const bool one_round =
-      warptile_fold_per(NA, CFG::NT, staging, (int)sizeof(typename Op::Part)) == NA;
+  const bool one_round = warptile_fold_per(NA, CFG::NT, staging, (int)sizeof(typename Op::Part)) ==
+                         NA;
   int cs = clusters && one_round ? 8 : 1;
   while (cs > 1 && (s % cs != 0 || (cs > 2 && tiles * s / cs < 64))) cs /= 2;
   return cs;
@@ -526,8 +517,7 @@ struct warptile_split_cost {
 };
 
 template <class Op, class CFG>
-static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split_cost &c,
-                           int *cs) {
+static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split_cost &c, int *cs) {
   const int per_sm = warptile_blocks_per_sm<Op, CFG>();
   /* the last plan, kept: products of one shape often come in runs (APSP, benchmarks), and the
    * search below costs microseconds of host time, which at 256 x 8192 x 256 is on the path */
@@ -535,16 +525,16 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
     int Mp, Np, Kp, sms, per_sm, best, cs;
     const warptile_split_cost *c;
   } last = {-1, -1, -1, -1, -1, 1, 1, NULL};
-  if (last.Mp == Mp && last.Np == Np && last.Kp == Kp && last.sms == sms &&
-      last.per_sm == per_sm && last.c == &c) {
+  if (last.Mp == Mp && last.Np == Np && last.Kp == Kp && last.sms == sms && last.per_sm == per_sm &&
+      last.c == &c) {
     *cs = last.cs;
     return last.best;
   }
   const bool clusters = warptile_clusters_ok<Op, CFG>();
   const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
   const long long steps = Kp / CFG::BK, most = blocks > 2LL * per_sm * sms ? 1
-                                               : Kp / c.min_len < 1024 ? Kp / c.min_len
-                                                                        : 1024;
+                                               : Kp / c.min_len < 1024     ? Kp / c.min_len
+                                                                           : 1024;
   const double outputs = (double)Mp * Np;
   int best = 1;
   double best_cost = 0;
@@ -562,8 +552,7 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
       busiest += (double)wave * (warps <= 4 ? c.thin[0] : warps <= 8 ? c.thin[1] : 1.0);
     }
     busiest += c.tail * (double)wave;
-    double cost =
-        (double)sms * busiest * CFG::BM * CFG::BN * (double)(kz * CFG::BK + c.block_k);
+    double cost = (double)sms * busiest * CFG::BM * CFG::BN * (double)(kz * CFG::BK + c.block_k);
     if (size > 1) cost += (double)s * outputs * c.fold_pairs;
     if (planes > 1)
       cost += c.merge_fixed + (double)planes * (outputs * c.merge_pairs + c.plane_pairs);

@@ -58,8 +58,8 @@ __global__ void pad_copy(const T *__restrict__ src, T *__restrict__ dst, int row
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, page = first + blockIdx.y;
   if (idx >= (size_t)rows_p * cols_p) return;
   int r = (int)(idx / cols_p), c = (int)(idx % cols_p);
-  dst[page * rows_p * cols_p + idx] =
-      (r < rows && c < cols) ? src[(page * rows + r) * cols + c] : (T)0;
+  dst[page * rows_p * cols_p + idx] = (r < rows && c < cols) ? src[(page * rows + r) * cols + c]
+                                                             : (T)0;
 }
 
 static int round_up(int x, int to) { return (x + to - 1) / to * to; }
@@ -130,10 +130,9 @@ typedef struct {
 
 /* A texture object over the `count` elements of T at p (v2_texture.cuh: over the aligned address
  * below p, with p's offset from it), or CK_ERR_INVALID beyond what a linear texture holds. */
-template <class T>
-static ck_status make_texture(const T *p, size_t count, tex_operand *out) {
-  const cudaChannelFormatDesc fmt =
-      sizeof(T) == 8 ? cudaCreateChannelDesc<int2>() : cudaCreateChannelDesc<float>();
+template <class T> static ck_status make_texture(const T *p, size_t count, tex_operand *out) {
+  const cudaChannelFormatDesc fmt = sizeof(T) == 8 ? cudaCreateChannelDesc<int2>()
+                                                   : cudaCreateChannelDesc<float>();
   int dev, align;
   size_t limit;
   CK_CUDA(cudaGetDevice(&dev), "finding the current device");
@@ -171,8 +170,7 @@ static ck_status free_texture(const tex_operand *t, ck_status s) {
   return s == CK_OK ? ck_cuda_check(e, "destroying a texture object") : s;
 }
 
-template <class T>
-static ck_status run_texture(int M, int N, int K, const T *A, const T *B, T *C) {
+template <class T> static ck_status run_texture(int M, int N, int K, const T *A, const T *B, T *C) {
   tex_operand ta = {0, 0, 0}, tb = {0, 0, 0};
   ck_status s = make_texture<T>(A, (size_t)M * K, &ta);
   if (s == CK_OK) s = make_texture<T>(B, (size_t)K * N, &tb);
@@ -218,14 +216,11 @@ static ck_status run_matmul(int kernel, const T *A, const T *B, T *C, int m, int
   case CK_MATMUL_TILED32:
     mm_tiled<T, 32><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(M, N, K, rA, rB, C);
     break;
-  case CK_MATMUL_TEXTURE:
-    return run_texture<T>(M, N, K, rA, rB, C);
+  case CK_MATMUL_TEXTURE: return run_texture<T>(M, N, K, rA, rB, C);
   case CK_MATMUL_REGBLOCK:
   case CK_MATMUL_VECTORIZED:
-  case CK_MATMUL_WARPTILE:
-    return run_blocked<T>(kernel, M, N, K, rA, rB, C);
-  default:
-    return ck_fail(CK_ERR_INVALID, "kernel %d is not a custom matmul kernel", kernel);
+  case CK_MATMUL_WARPTILE: return run_blocked<T>(kernel, M, N, K, rA, rB, C);
+  default: return ck_fail(CK_ERR_INVALID, "kernel %d is not a custom matmul kernel", kernel);
   }
   CK_CUDA(cudaGetLastError(), "launching a matmul kernel");
   return CK_OK;
@@ -237,8 +232,8 @@ extern "C" ck_status ck_matmul_custom_device(const ck_product *p) {
     return run_matmul<float>(p->kernel, (const float *)p->A, (const float *)p->B, (float *)p->C, m,
                              k, n);
   if (p->t == CK_DOUBLE)
-    return run_matmul<double>(p->kernel, (const double *)p->A, (const double *)p->B,
-                              (double *)p->C, m, k, n);
+    return run_matmul<double>(p->kernel, (const double *)p->A, (const double *)p->B, (double *)p->C,
+                              m, k, n);
   return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(p->t));
 }
 
@@ -248,8 +243,7 @@ extern "C" ck_status ck_matmul_custom_device(const ck_product *p) {
  * larger tiles; force: batched whatever the size. */
 #define MM_PAGES_LOOP_OUTPUTS ((size_t)1 << 22)
 
-template <class T>
-static ck_status run_pages(const ck_product *p, const ck_page_run *r) {
+template <class T> static ck_status run_pages(const ck_product *p, const ck_page_run *r) {
   typedef typename cfg<T>::page c;
   typedef warptile_paged<plus_times_page<T>> Op;
   const int M = (int)p->n, N = (int)p->m, K = (int)p->k; /* row-major, A and B swapped */

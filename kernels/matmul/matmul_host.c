@@ -21,7 +21,8 @@ const char *ck_matmul_kernel_name(int id) {
 
 static ck_status check_args(const ck_product *p) {
   if (!ck_dtype_is_float(p->t))
-    return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s", ck_dtype_name(p->t));
+    return ck_fail(CK_ERR_INVALID, "matmul supports single and double, not %s",
+                   ck_dtype_name(p->t));
   if (p->kernel < 0 || p->kernel >= CK_MATMUL_NUM)
     return ck_fail(CK_ERR_INVALID, "unknown matmul kernel %d", p->kernel);
   /* the kernels and cuBLAS index with int; padding adds up to 127 */

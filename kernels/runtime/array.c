@@ -13,8 +13,10 @@ ck_status ck_host_product(ck_product_fn *fn, const ck_product *p) {
   ck_product d = *p;
   void *dA = NULL, *dB = NULL, *dC = NULL;
   ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
-      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK && (s = ck_upload(dA, p->A, m * k * es)) == CK_OK &&
+  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
+      (s = ck_upload(dA, p->A, m * k * es)) == CK_OK &&
       (s = ck_upload(dB, p->B, k * n * es)) == CK_OK) {
     d.A = dA;
     d.B = dB;
@@ -33,7 +35,8 @@ ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing 
   *d = *p;
   d->A = d->B = d->C = NULL;
   d->K = NULL;
-  if (tm->reps < 1 || tm->warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
+  if (tm->reps < 1 || tm->warmup < 0)
+    return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
   CK_TRY(ck_device_init());
   const size_t m = p->m, k = p->k, n = p->n, es = ck_dtype_size(p->t);
   void *dA = NULL, *dB = NULL;
@@ -135,7 +138,8 @@ ck_status ck_reset(void) {
   cudaError_t first = cudaSuccess;
   const int devices = ck_device_count();
   for (int d = 0; d < devices; d++) { /* each device that has a context */
-    if (ck_device_used(d) && (cudaSetDevice(d) != cudaSuccess || cudaDeviceReset() != cudaSuccess)) {
+    if (ck_device_used(d) &&
+        (cudaSetDevice(d) != cudaSuccess || cudaDeviceReset() != cudaSuccess)) {
       cudaError_t e = cudaGetLastError();
       if (first == cudaSuccess) first = e;
     }

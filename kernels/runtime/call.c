@@ -13,7 +13,8 @@ typedef struct {
 } family;
 
 static family family_of(int semiring) {
-  if (semiring == CK_PLUS_TIMES) return (family){ck_matmul, ck_matmul_device, ck_matmul_pages_device};
+  if (semiring == CK_PLUS_TIMES)
+    return (family){ck_matmul, ck_matmul_device, ck_matmul_pages_device};
   return (family){ck_minplus, ck_minplus_device, ck_minplus_pages_device};
 }
 

@@ -32,7 +32,7 @@ typedef enum { CK_CLASS_TABLE(CK_CLASS_ENUM_, _) CK_NUM_DTYPES } ck_dtype;
 #undef CK_CLASS_ENUM_
 
 size_t ck_dtype_size(ck_dtype t);
-const char *ck_dtype_name(ck_dtype t);  /* "double", "single", "int8", ...; "?" if out of range */
+const char *ck_dtype_name(ck_dtype t);    /* "double", "single", "int8", ...; "?" if out of range */
 int ck_dtype_from_name(const char *name); /* -1 if unknown */
 int ck_dtype_is_float(ck_dtype t);
 
@@ -68,10 +68,10 @@ typedef struct {
 #define CK_MAX_DEVICES 16
 ck_status ck_device_init(void);
 int ck_device_available(void);
-int ck_device_count(void);          /* visible devices (at most CK_MAX_DEVICES); 0 if none */
+int ck_device_count(void);           /* visible devices (at most CK_MAX_DEVICES); 0 if none */
 ck_status ck_device_select(int dev); /* the home device, made current */
 int ck_device_selected(void);
-ck_status ck_device_use(int dev);    /* make dev this thread's current device */
+ck_status ck_device_use(int dev); /* make dev this thread's current device */
 int ck_device_current(void);
 /* The gateway's commands: ck_call_begin at the start of each (back to the home device, no arrays
  * seen yet); ck_call_device for each gpu_array it takes (ck_array_lookup calls it): the first
@@ -191,10 +191,10 @@ typedef enum { CK_APSP_GPU = 0, CK_APSP_CPU } ck_apsp_kernel;
 
 typedef struct {
   ck_dtype t;
-  int kernel;        /* ck_apsp_kernel */
-  const void *W;     /* n*n of class t */
-  void *D;           /* n*n of class t; may be W itself */
-  int32_t *P;        /* n*n, or NULL: no paths */
+  int kernel;    /* ck_apsp_kernel */
+  const void *W; /* n*n of class t */
+  void *D;       /* n*n of class t; may be W itself */
+  int32_t *P;    /* n*n, or NULL: no paths */
   size_t n;
   /* Polled between rounds (about every few ms of GPU time): nonzero stops the call with
    * CK_ERR_INTERRUPTED, everything freed. NULL: never. */
@@ -205,8 +205,8 @@ typedef struct {
   /* The GPU part: the devices that share the rows of the work (NULL or count 0: the planner's
    * default, every device from 8192 vertices on). */
   const ck_devices *devices;
-  size_t cycle_vertex; /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
-  ck_plan *plan;       /* the call's plan (ck_apsp_call); NULL: the entry point plans itself */
+  size_t cycle_vertex;  /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
+  ck_plan *plan;        /* the call's plan (ck_apsp_call); NULL: the entry point plans itself */
   ck_semiring semiring; /* 0: min.+, the one the rounds take today */
 } ck_apsp_args;
 
@@ -224,8 +224,8 @@ ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm);
  * (s[q], t[q]), 1-based: the vertices of each path, first to last, one after the other into
  * `vertices` (host, at most count*n of them; NULL: only count), and each path's length (number
  * of vertices, 0 if t is unreachable from s) into `lengths` (host). */
-ck_status ck_path_device(const int32_t *P, size_t n, const double *s, const double *t,
-                         size_t count, double *lengths, double *vertices);
+ck_status ck_path_device(const int32_t *P, size_t n, const double *s, const double *t, size_t count,
+                         double *lengths, double *vertices);
 
 /* ---- paged products (pages.c) ----
  * count pages: C(:, :, q) = A(:, :, ia[q]) (x) B(:, :, ib[q]), the pages of A m x k, of B k x n,
@@ -426,7 +426,7 @@ size_t ck_matmul_set_texture_limit(size_t elements);
  * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */
 int ck_cublas_available(void);
 const char *ck_cublas_library(void); /* the file loaded, or "" */
-void ck_cublas_release(void);         /* destroy the handle; the next use creates a new one */
+void ck_cublas_release(void);        /* destroy the handle; the next use creates a new one */
 
 /* ---- ceilings (ceiling.cu) ----
  * Rate, in pair updates per second, of a register-only min-plus inner loop with no memory

@@ -91,8 +91,7 @@ ck_status ck_fail(ck_status s, const char *fmt, ...) {
 
 ck_status ck_cuda_status(cudaError_t e, const char *what) {
   ck_status s = CK_ERR_CUDA;
-  if (e == cudaErrorMemoryAllocation)
-    s = CK_ERR_OUTOFMEMORY;
+  if (e == cudaErrorMemoryAllocation) s = CK_ERR_OUTOFMEMORY;
   else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
            e == cudaErrorInitializationError || e == cudaErrorDevicesUnavailable ||
            e == cudaErrorSystemDriverMismatch || e == cudaErrorCompatNotSupportedOnDevice ||
@@ -160,8 +159,8 @@ int ck_device_sms(void) {
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
   int v = sms[dev];
-  if (v < 1 && (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-                v < 1)) {
+  if (v < 1 &&
+      (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || v < 1)) {
     (void)cudaGetLastError();
     return 1; /* asked again next time */
   }
@@ -379,10 +378,8 @@ void ck_dev_free(void *p) {
   if (!p) return;
   const int dev = forget(p), cur = ck_device_current();
   const int away = dev >= 0 && dev != cur && cudaSetDevice(dev) == cudaSuccess;
-  if (device_pool(away ? dev : cur))
-    cudaFreeAsync(p, 0);
-  else
-    cudaFree(p);
+  if (device_pool(away ? dev : cur)) cudaFreeAsync(p, 0);
+  else cudaFree(p);
   if (away) cudaSetDevice(cur);
 }
 
@@ -406,7 +403,8 @@ size_t ck_dev_budget(void) {
   cudaMemPool_t pool = device_pool(ck_device_current());
   if (pool) { /* blocks the pool keeps count as used by the device but are ours to reuse */
     uint64_t reserved = 0, used = 0;
-    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) ==
+            cudaSuccess &&
         cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess &&
         reserved > used)
       free_b += (size_t)(reserved - used);

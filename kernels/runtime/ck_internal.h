@@ -60,8 +60,7 @@ ck_status ck_host_product(ck_product_fn *fn, const ck_product *p);
 
 /* The random device operands a timing runs on: `pages` pages of A and B (of kind tm->data)
  * and of C, in d (a copy of p, K NULL); freed by ck_free_operands, also after a failure. */
-ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm,
-                             ck_product *d);
+ck_status ck_random_operands(const ck_product *p, size_t pages, const ck_timing *tm, ck_product *d);
 void ck_free_operands(ck_product *d);
 
 /* Pipelined transfers on the package's copy stream (non-blocking), beside kernels on the default
@@ -162,17 +161,17 @@ ck_status ck_time_calls(ck_timed_fn *run, void *ctx, int warmup, int reps, int c
 #endif
 
 /* Return early from a ck_status function on a CUDA failure. */
-#define CK_CUDA(call, what)                                      \
-  do {                                                           \
-    cudaError_t ck_e_ = (call);                                  \
+#define CK_CUDA(call, what)                                       \
+  do {                                                            \
+    cudaError_t ck_e_ = (call);                                   \
     if (ck_e_ != cudaSuccess) return ck_cuda_status(ck_e_, what); \
   } while (0)
 
 /* Propagate a ck_status failure. */
-#define CK_TRY(call)                        \
-  do {                                      \
-    ck_status ck_s_ = (call);               \
-    if (ck_s_ != CK_OK) return ck_s_;       \
+#define CK_TRY(call)                  \
+  do {                                \
+    ck_status ck_s_ = (call);         \
+    if (ck_s_ != CK_OK) return ck_s_; \
   } while (0)
 
 #endif

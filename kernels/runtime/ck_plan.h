@@ -72,14 +72,14 @@ struct ck_plan {
   size_t rounds;   /* shortest paths: pivot blocks */
   /* found while it ran: the first device product's, where a call makes several (panels,
    * slices, pages, devices' shares, a timing's runs) */
-  ck_dtype work;  /* the class the arithmetic ran in: t, or int16 / int32 when narrowed; shortest
+  ck_dtype work; /* the class the arithmetic ran in: t, or int16 / int32 when narrowed; shortest
                      paths: the work type (apsp.cuh) */
   ck_words words;
   ck_shifts shifts;
-  int raw;         /* integer operands read as they are, with no packed copy */
-  int split;       /* split-K: slices of k (1: none) */
-  int clusters;    /* ... folded in thread-block clusters of this many */
-  int tile[3];     /* the warp-tiled kernel's block tile: BM, BN, BK */
+  int raw;                           /* integer operands read as they are, with no packed copy */
+  int split;                         /* split-K: slices of k (1: none) */
+  int clusters;                      /* ... folded in thread-block clusters of this many */
+  int tile[3];                       /* the warp-tiled kernel's block tile: BM, BN, BK */
   size_t batched_runs, single_pages; /* paged: runs in one launch, pages one by one */
   /* executor state, not part of the value (never kept): a host-array call's look at A and its
    * narrowed copies, made once and used by every panel; whether a device product has noted

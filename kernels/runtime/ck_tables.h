@@ -16,16 +16,16 @@
 #ifndef CK_TABLES_H
 #define CK_TABLES_H
 
-#define CK_CLASS_TABLE(X, a)                              \
-  X(a, CK_DOUBLE, double, double, 8, 1, 1, DOUBLE)        \
-  X(a, CK_SINGLE, float, single, 4, 1, 1, SINGLE)         \
-  X(a, CK_INT8, int8_t, int8, 1, 0, 1, INT8)              \
-  X(a, CK_UINT8, uint8_t, uint8, 1, 0, 1, UINT8)          \
-  X(a, CK_INT16, int16_t, int16, 2, 0, 1, INT16)          \
-  X(a, CK_UINT16, uint16_t, uint16, 2, 0, 1, UINT16)      \
-  X(a, CK_INT32, int32_t, int32, 4, 0, 1, INT32)          \
-  X(a, CK_UINT32, uint32_t, uint32, 4, 0, 1, UINT32)      \
-  X(a, CK_INT64, int64_t, int64, 8, 0, 0, INT64)          \
+#define CK_CLASS_TABLE(X, a)                         \
+  X(a, CK_DOUBLE, double, double, 8, 1, 1, DOUBLE)   \
+  X(a, CK_SINGLE, float, single, 4, 1, 1, SINGLE)    \
+  X(a, CK_INT8, int8_t, int8, 1, 0, 1, INT8)         \
+  X(a, CK_UINT8, uint8_t, uint8, 1, 0, 1, UINT8)     \
+  X(a, CK_INT16, int16_t, int16, 2, 0, 1, INT16)     \
+  X(a, CK_UINT16, uint16_t, uint16, 2, 0, 1, UINT16) \
+  X(a, CK_INT32, int32_t, int32, 4, 0, 1, INT32)     \
+  X(a, CK_UINT32, uint32_t, uint32, 4, 0, 1, UINT32) \
+  X(a, CK_INT64, int64_t, int64, 8, 0, 0, INT64)     \
   X(a, CK_UINT64, uint64_t, uint64, 8, 0, 0, UINT64)
 
 /* Expand x only where a table's 0/1 column is 1: CK_IF_##column(x). */

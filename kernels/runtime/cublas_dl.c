@@ -80,13 +80,17 @@ static void *open_first(const char *const *names) {
  * time); the lock is held. */
 static ck_status open_locked(void) {
   if (cublas.create) return CK_OK;
-  if (cublas.tried && !cublas.lib) return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
+  if (cublas.tried && !cublas.lib)
+    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s", cublas.path);
   cublas.tried = 1;
   const char *env = getenv("CUDAKERNELS_CUBLAS");
   const char *const user[] = {env, NULL};
-  const char *const names[] = {"libcublas.so.13", "libcublas.so.12",
+  const char *const names[] = {"libcublas.so.13",
+                               "libcublas.so.12",
                                "/usr/local/cuda/lib64/libcublas.so.13",
-                               "/usr/local/cuda/lib64/libcublas.so.12", "libcublas.so", NULL};
+                               "/usr/local/cuda/lib64/libcublas.so.12",
+                               "libcublas.so",
+                               NULL};
   if (!cublas.lib) cublas.lib = env && *env ? open_first(user) : open_first(names);
   if (!cublas.lib) {
     snprintf(cublas.path, sizeof cublas.path,
@@ -100,8 +104,8 @@ static ck_status open_locked(void) {
   cublas.dgemm_pages = (dgemm_pages_fn *)dlsym(cublas.lib, "cublasDgemmStridedBatched");
   cublas.destroy = (destroy_fn *)dlsym(cublas.lib, "cublasDestroy_v2");
   if (!create || !cublas.sgemm || !cublas.dgemm || !cublas.destroy)
-    return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s lacks cublasCreate, gemm or destroy",
-                   cublas.path);
+    return ck_fail(CK_ERR_NODEVICE,
+                   "cuBLAS is not available: %s lacks cublasCreate, gemm or destroy", cublas.path);
   cublas.create = create;
   if (!atexit_registered) atexit(ck_cublas_release);
   atexit_registered = 1;
@@ -119,8 +123,9 @@ static ck_status load_locked(cublas_handle *h) {
     cublas_status st = cublas.create(mine);
     if (st != 0) {
       *mine = NULL;
-      return ck_fail(CK_ERR_NODEVICE, "cuBLAS is not available: %s: cublasCreate failed (status %d)",
-                     cublas.path, st);
+      return ck_fail(CK_ERR_NODEVICE,
+                     "cuBLAS is not available: %s: cublasCreate failed (status %d)", cublas.path,
+                     st);
     }
   }
   *h = *mine;
@@ -152,13 +157,11 @@ ck_status ck_cublas_gemm(ck_dtype t, const void *A, const void *B, void *C, int 
   if (t == CK_SINGLE) {
     const float one = 1, zero = 0;
     pthread_mutex_lock(&cublas_lock);
-    st = cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
-                      C, ldc);
+    st = cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
   } else {
     const double one = 1, zero = 0;
     pthread_mutex_lock(&cublas_lock);
-    st = cublas.dgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero,
-                      C, ldc);
+    st = cublas.dgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
   }
   pthread_mutex_unlock(&cublas_lock);
   if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS gemm failed with status %d", st);
@@ -178,19 +181,19 @@ ck_status ck_cublas_gemm_pages(ck_dtype t, const void *A, size_t stride_a, const
     cublas_status st;
     if (t == CK_SINGLE && cublas.sgemm_pages) {
       const float one = 1, zero = 0;
-      st = cublas.sgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
-                              (const float *)a, lda, (long long)stride_a, (const float *)b, ldb,
-                              (long long)stride_b, &zero, (float *)c, ldc, (long long)stride_c, pages);
+      st = cublas.sgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (const float *)a, lda,
+                              (long long)stride_a, (const float *)b, ldb, (long long)stride_b,
+                              &zero, (float *)c, ldc, (long long)stride_c, pages);
     } else if (t == CK_DOUBLE && cublas.dgemm_pages) {
       const double one = 1, zero = 0;
-      st = cublas.dgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one,
-                              (const double *)a, lda, (long long)stride_a, (const double *)b, ldb,
-                              (long long)stride_b, &zero, (double *)c, ldc, (long long)stride_c,
-                              pages);
+      st = cublas.dgemm_pages(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (const double *)a, lda,
+                              (long long)stride_a, (const double *)b, ldb, (long long)stride_b,
+                              &zero, (double *)c, ldc, (long long)stride_c, pages);
     } else {
       return ck_fail(CK_ERR_NODEVICE, "cuBLAS has no strided batched gemm: %s", cublas.path);
     }
-    if (st != 0) return ck_fail(CK_ERR_CUDA, "cuBLAS strided batched gemm failed with status %d", st);
+    if (st != 0)
+      return ck_fail(CK_ERR_CUDA, "cuBLAS strided batched gemm failed with status %d", st);
   }
   return CK_OK;
 }

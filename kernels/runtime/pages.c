@@ -32,8 +32,8 @@ static ck_product page_product(const ck_product *p, const ck_pages *pg, size_t q
 static ck_status check_list(const size_t *list, size_t pages, size_t count, const char *name) {
   if (!list) {
     if (pages != 1 && pages != count)
-      return ck_fail(CK_ERR_INVALID, "%s has %zu pages, where the map needs %zu or 1", name,
-                     pages, count);
+      return ck_fail(CK_ERR_INVALID, "%s has %zu pages, where the map needs %zu or 1", name, pages,
+                     count);
     return CK_OK;
   }
   for (size_t q = 0; q < count; q++)
@@ -114,7 +114,8 @@ ck_status ck_pages_host(ck_product_fn *device_fn, ck_batch_fn *batch, ck_product
     ck_status s = CK_OK;
     if (fits) {
       d.A = dA, d.B = dB, d.C = dC, d.K = dK;
-      if ((s = ck_upload(dA, p->A, bytes_a)) == CK_OK && (s = ck_upload(dB, p->B, bytes_b)) == CK_OK &&
+      if ((s = ck_upload(dA, p->A, bytes_a)) == CK_OK &&
+          (s = ck_upload(dB, p->B, bytes_b)) == CK_OK &&
           (s = ck_pages_device(device_fn, batch, &d, pg)) == CK_OK &&
           (s = ck_download(p->C, dC, bytes_c)) == CK_OK && p->K)
         s = ck_download(p->K, dK, bytes_k);

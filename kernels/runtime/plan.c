@@ -13,8 +13,8 @@
 
 static int narrow_mode = CK_NARROW_AUTO;
 static int pages_mode = CK_PAGES_AUTO;
-static ck_plan last_plan;              /* the gateway thread's last call */
-static _Thread_local ck_plan *bound;   /* the plan this thread carries out */
+static ck_plan last_plan;            /* the gateway thread's last call */
+static _Thread_local ck_plan *bound; /* the plan this thread carries out */
 
 int ck_minplus_set_narrow(int mode) {
   const int old = narrow_mode;
@@ -155,8 +155,13 @@ static ck_status plan_slices(ck_plan *pl) {
   budget -= budget / CK_SLICE_BUDGET_KEEP;
   size_t mb = pl->m, kb = pl->k, nb = pl->n;
   while (slice_bytes(es, pl->witness, mb, kb, nb) > budget) {
-    size_t *d = nb > 256 ? &nb : mb > 256 ? &mb : kb > 256 ? &kb : nb > 1 ? &nb : mb > 1 ? &mb
-              : kb > 1 ? &kb : NULL;
+    size_t *d = nb > 256   ? &nb
+                : mb > 256 ? &mb
+                : kb > 256 ? &kb
+                : nb > 1   ? &nb
+                : mb > 1   ? &mb
+                : kb > 1   ? &kb
+                           : NULL;
     if (!d)
       return ck_fail(CK_ERR_OUTOFMEMORY,
                      "min-plus: even a 1x1x1 slice needs more than the %zu bytes of device "
@@ -180,7 +185,7 @@ static ck_status plan_host_2d(ck_plan *pl) {
   }
   const size_t per_col = pl->m * (ck_dtype_size(pl->t) + (pl->witness ? sizeof(double) : 0));
   size_t nb = per_col * pl->n <= 2 * CK_PANEL_BYTES ? pl->n
-                                                     : (CK_PANEL_BYTES + per_col - 1) / per_col;
+                                                    : (CK_PANEL_BYTES + per_col - 1) / per_col;
   nb = round_up_sz(nb, CK_PANEL_TILE);
   pl->move = CK_MOVE_PANELS;
   pl->panel = nb < pl->n ? nb : pl->n;
@@ -193,8 +198,7 @@ static ck_status plan_host_2d(ck_plan *pl) {
  * kernels do not narrow) is large enough for the look to pay. */
 static int plan_narrow(const ck_plan *pl) {
   if (pl->semiring != CK_SR_MIN_PLUS || pl->kernel != CK_MINPLUS_WARPTILE ||
-      !ck_dtype_is_float(pl->t) || pl->m * pl->n == 0 || pl->k == 0 ||
-      narrow_mode == CK_NARROW_OFF)
+      !ck_dtype_is_float(pl->t) || pl->m * pl->n == 0 || pl->k == 0 || narrow_mode == CK_NARROW_OFF)
     return 0;
   if (narrow_mode == CK_NARROW_ALWAYS) return 1;
   const double pairs = (double)pl->m * (double)pl->k * (double)pl->n;
@@ -297,9 +301,12 @@ ck_status ck_plan_share(const ck_plan *call, const ck_product *share, ck_plan *p
 /* ---- shortest paths ---- */
 
 ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
-  const ck_call c = {(int)a->semiring, where,
-                     {a->t, a->kernel, NULL, NULL, NULL, NULL, a->n, a->n, a->n, NULL}, NULL,
-                     a->devices, a->P != NULL};
+  const ck_call c = {(int)a->semiring,
+                     where,
+                     {a->t, a->kernel, NULL, NULL, NULL, NULL, a->n, a->n, a->n, NULL},
+                     NULL,
+                     a->devices,
+                     a->P != NULL};
   describe(&c, CK_OP_APSP, pl);
   if (a->semiring != CK_SR_MIN_PLUS)
     return ck_fail(CK_ERR_INVALID, "shortest paths take the semiring min.+, not %s",

@@ -24,7 +24,7 @@
 typedef struct {
   ck_product_fn *fn; /* host product, or device product */
   const ck_product *p;
-  int on_device;   /* the operands are device arrays on device `source` */
+  int on_device; /* the operands are device arrays on device `source` */
   int source;
   int copy_always; /* tests: copy the operands even to their own device */
   volatile int stop;
@@ -93,7 +93,8 @@ static ck_status copied_panel(worker *w, const ck_product *q) {
   ck_product d = *q;
   void *dA = NULL, *dB = NULL, *dC = NULL, *dK = NULL;
   ck_status s;
-  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK && (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
+  if ((s = ck_dev_alloc(&dA, m * k * es)) == CK_OK &&
+      (s = ck_dev_alloc(&dB, k * n * es)) == CK_OK &&
       (s = ck_dev_alloc(&dC, m * n * es)) == CK_OK &&
       (!q->K || (s = ck_dev_alloc(&dK, m * n * sizeof(double))) == CK_OK) &&
       (s = peer_copy(dA, w->dev, q->A, pl->source, m * k * es)) == CK_OK &&
@@ -104,8 +105,8 @@ static ck_status copied_panel(worker *w, const ck_product *q) {
     d.B = dB;
     d.C = dC;
     d.K = dK;
-    if ((s = pl->fn(&d)) == CK_OK && (s = peer_copy(q->C, pl->source, dC, w->dev, m * n * es)) == CK_OK &&
-        q->K)
+    if ((s = pl->fn(&d)) == CK_OK &&
+        (s = peer_copy(q->C, pl->source, dC, w->dev, m * n * es)) == CK_OK && q->K)
       s = peer_copy(q->K, pl->source, dK, w->dev, m * n * sizeof(double));
   }
   if (s == CK_OK) s = ck_cuda_check(cudaStreamSynchronize(0), "finishing a device's panel");
@@ -217,15 +218,22 @@ static int just_here(const ck_devices *d) {
 
 ck_status ck_spread_host(ck_product_fn *host_fn, const ck_product *p, const ck_devices *d) {
   if (just_here(d)) return host_fn(p);
-  spread_plan pl = {.fn = host_fn, .p = p, .source = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
+  spread_plan pl = {.fn = host_fn,
+                    .p = p,
+                    .source = -1,
+                    .lock = PTHREAD_MUTEX_INITIALIZER,
                     .copied = PTHREAD_COND_INITIALIZER};
   return spread(&pl, d);
 }
 
 ck_status ck_spread_device(ck_product_fn *device_fn, const ck_product *p, const ck_devices *d) {
   if (just_here(d)) return device_fn(p);
-  spread_plan pl = {.fn = device_fn, .p = p, .on_device = 1, .source = ck_device_current(),
-                    .copy_always = d->copy_always, .lock = PTHREAD_MUTEX_INITIALIZER,
+  spread_plan pl = {.fn = device_fn,
+                    .p = p,
+                    .on_device = 1,
+                    .source = ck_device_current(),
+                    .copy_always = d->copy_always,
+                    .lock = PTHREAD_MUTEX_INITIALIZER,
                     .copied = PTHREAD_COND_INITIALIZER};
   CK_TRY(ck_device_init());
   return spread(&pl, d);

@@ -14,7 +14,7 @@
 
 #include "ck_internal.h"
 
-#define STAGE_BYTES ((size_t)32 << 20) /* per buffer; two of them */
+#define STAGE_BYTES ((size_t)32 << 20)   /* per buffer; two of them */
 #define DIRECT_BYTES ((size_t)256 << 10) /* below this a plain cudaMemcpy is as fast */
 
 typedef struct {
@@ -154,7 +154,8 @@ ck_status ck_copies_after_kernels(void) {
 }
 
 static int note_ok(lane_t *l) {
-  if (!l->note.buf && cudaHostAlloc(&l->note.buf, CK_NOTE_BYTES, cudaHostAllocPortable) != cudaSuccess)
+  if (!l->note.buf &&
+      cudaHostAlloc(&l->note.buf, CK_NOTE_BYTES, cudaHostAllocPortable) != cudaSuccess)
     l->note.buf = NULL;
   if (l->note.buf && !l->note.queued &&
       cudaEventCreateWithFlags(&l->note.queued, cudaEventDisableTiming) != cudaSuccess)
@@ -249,7 +250,8 @@ static ck_status staged_upload(lane_t *l, void *dst_dev, const void *src_host, s
     size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
     CK_CUDA(cudaEventSynchronize(l->stage.done[b]), "waiting for a staging buffer");
     parallel_copy(l->stage.buf[b], (const char *)src_host + off, len);
-    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, l->stage.buf[b], len, cudaMemcpyHostToDevice, st),
+    CK_CUDA(cudaMemcpyAsync((char *)dst_dev + off, l->stage.buf[b], len, cudaMemcpyHostToDevice,
+                            st),
             "copying to the device");
     CK_CUDA(cudaEventRecord(l->stage.done[b], st), "copying to the device");
   }
@@ -330,4 +332,3 @@ ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, c
   CK_CUDA(cudaStreamWaitEvent(st, ready, 0), "ordering a copy after a kernel");
   return staged_download(l, dst_host, src_dev, bytes, st);
 }
-

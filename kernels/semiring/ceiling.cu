@@ -82,7 +82,8 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   if ((int)t < 0 || t >= CK_INT64)
     return ck_fail(CK_ERR_INVALID, "the ceiling probe measures the min-plus classes, not %s",
                    ck_dtype_name(t));
-  int pairs_per_update = t == CK_DOUBLE || t == CK_SINGLE || t == CK_INT32 || t == CK_UINT32 ? 1 : 2;
+  int pairs_per_update = t == CK_DOUBLE || t == CK_SINGLE || t == CK_INT32 || t == CK_UINT32 ? 1
+                                                                                             : 2;
   CK_TRY(ck_device_init());
   int sms = 0, dev = 0;
   CK_CUDA(cudaGetDevice(&dev), "querying the device");
@@ -99,7 +100,8 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
     if (t == CK_SINGLE)
       ceiling_kernel<probe_float<sr_min_plus, float>><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
     else if (t == CK_DOUBLE)
-      ceiling_kernel<probe_float<sr_min_plus, double>><<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
+      ceiling_kernel<probe_float<sr_min_plus, double>>
+          <<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
     else if (pairs_per_update == 1)
       ceiling_kernel<probe_u32<sr_min_plus>><<<blocks, BLOCK>>>((unsigned *)out, 1u, ITERS);
     else

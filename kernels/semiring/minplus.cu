@@ -24,7 +24,8 @@ template <class T, bool ARG> static ck_status run_minplus(int kernel, const mp_p
   if (outputs == 0) return CK_OK;
   if (q.k > (size_t)INT_MAX - 1) return ck_fail(CK_ERR_INVALID, "min-plus: k must be below 2^31");
   if (q.k == 0) {
-    fill_value<T><<<grid_for(outputs, MP_THREADS), MP_THREADS>>>(q.C, outputs, mp_traits<T>::empty());
+    fill_value<T>
+        <<<grid_for(outputs, MP_THREADS), MP_THREADS>>>(q.C, outputs, mp_traits<T>::empty());
     if (ARG) fill_value<double><<<grid_for(outputs, MP_THREADS), MP_THREADS>>>(q.K, outputs, 0.0);
     CK_CUDA(cudaGetLastError(), "filling an empty min-plus product");
     return CK_OK;
@@ -77,21 +78,27 @@ static bool pages_batch(const ck_product *p, const ck_page_run *r) {
       n > limit || k > limit || round_up(n, 64) / 64 > MP_MAX_GRID_Y)
     return false;
   if (r->force) return true;
-  const double blocks = (double)r->count * (double)round_up(m, 64) / 64 * (double)round_up(n, 64) / 64;
+  const double blocks = (double)r->count * (double)round_up(m, 64) / 64 * (double)round_up(n, 64) /
+                        64;
   return m * n < MP_PAGES_LOOP_OUTPUTS &&
          !(k >= MP_PAGES_DEEP_K && blocks < (double)mp_sm_count() * MP_PAGES_FILL_BLOCKS);
 }
 
-template <class T> static ck_status run_pages_typed(const ck_product *p, const ck_page_run *r,
-                                                    int *done) {
-  const mp_problem<T> q = {(const T *)p->A, (const T *)p->B, (T *)p->C, p->K, p->m, p->k, p->n,
+template <class T>
+static ck_status run_pages_typed(const ck_product *p, const ck_page_run *r, int *done) {
+  const mp_problem<T> q = {(const T *)p->A,
+                           (const T *)p->B,
+                           (T *)p->C,
+                           p->K,
+                           p->m,
+                           p->k,
+                           p->n,
                            {r->count, r->a_step, r->b_step}};
   bool took = true;
   ck_status s;
   if constexpr (mp_traits<T>::is_float)
     s = p->K ? mp_run_pages_float<T, true>(q) : mp_run_pages_float<T, false>(q);
-  else
-    s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
+  else s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
   *done = s == CK_OK && took;
   return s;
 }
@@ -160,7 +167,8 @@ extern "C" ck_status ck_fill_random_device(ck_dtype t, void *p, size_t count, ui
   return ck_fill_random_kind(t, p, count, seed, CK_DATA_INTS);
 }
 
-extern "C" ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed, int kind) {
+extern "C" ck_status ck_fill_random_kind(ck_dtype t, void *p, size_t count, uint32_t seed,
+                                         int kind) {
   if (count == 0) return CK_OK;
   unsigned g = grid_for(count, MP_THREADS);
   const bool known = ck_with_class<~0u>(t, false, [&](auto c) {

@@ -135,8 +135,8 @@ template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &p
 template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &p, bool *took);
 
 /* Explicit instantiations of a runner for each class it serves, in the file that defines it. */
-#define MP_INSTANTIATE(RUN, T)                                   \
-  template ck_status RUN<T, false>(const mp_problem<T> &p);      \
+#define MP_INSTANTIATE(RUN, T)                              \
+  template ck_status RUN<T, false>(const mp_problem<T> &p); \
   template ck_status RUN<T, true>(const mp_problem<T> &p);
 /* ... for every class the products take (ck_tables.h), or its integer classes. */
 #define MP_INST_ROW_(RUN, E, T, N, B, F, P, MX) CK_IF_##P(MP_INSTANTIATE(RUN, T))

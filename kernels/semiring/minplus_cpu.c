@@ -22,93 +22,94 @@ typedef void ref_arg_fn(const void *A, const void *B, void *C, double *K, size_t
 
 /* Floating point: accumulators start at NaN (every term then replaces it, and a NaN term never
  * does); the pick's comparison form vectorizes. */
-#define REF_FLOAT(NAME, T, ADD, MUL)                                                            \
-  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) {    \
-    const T *A = vA, *B = vB;                                                                     \
-    T *C = vC;                                                                                    \
-    const T empty = CK_CPU_EMPTY_##ADD(-(T)INFINITY, (T)INFINITY);                                \
-    ptrdiff_t nblocks = (ptrdiff_t)((n + JB - 1) / JB);                                           \
-    _Pragma("omp parallel for schedule(dynamic)")                                                \
-    for (ptrdiff_t jblk = 0; jblk < nblocks; jblk++) {                                            \
-      size_t j0 = (size_t)jblk * JB, j1 = j0 + JB < n ? j0 + JB : n;                              \
-      for (size_t j = j0; j < j1; j++)                                                            \
-        for (size_t i = 0; i < m; i++) C[i + j * m] = k ? (T)NAN : empty;                         \
-      for (size_t i0 = 0; i0 < m; i0 += IB) {                                                     \
-        size_t i1 = i0 + IB < m ? i0 + IB : m;                                                    \
-        for (size_t p = 0; p < k; p++) {                                                          \
-          const T *a = A + p * m;                                                                 \
-          for (size_t j = j0; j < j1; j++) {                                                      \
-            const T b = B[p + j * k];                                                             \
-            T *c = C + j * m;                                                                     \
-            for (size_t i = i0; i < i1; i++) {                                                    \
-              T t = CK_CPU_MUL_##MUL(a[i], b), v = c[i];                                          \
-              c[i] = CK_CPU_PICK_##ADD(v, t);                                                     \
-            }                                                                                     \
-          }                                                                                       \
-        }                                                                                         \
-      }                                                                                           \
-    }                                                                                             \
+#define REF_FLOAT(NAME, T, ADD, MUL)                                                         \
+  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) { \
+    const T *A = vA, *B = vB;                                                                \
+    T *C = vC;                                                                               \
+    const T empty = CK_CPU_EMPTY_##ADD(-(T)INFINITY, (T)INFINITY);                           \
+    ptrdiff_t nblocks = (ptrdiff_t)((n + JB - 1) / JB);                                      \
+    _Pragma("omp parallel for schedule(dynamic)")                                            \
+    for (ptrdiff_t jblk = 0; jblk < nblocks; jblk++) {                                       \
+      size_t j0 = (size_t)jblk * JB, j1 = j0 + JB < n ? j0 + JB : n;                         \
+      for (size_t j = j0; j < j1; j++)                                                       \
+        for (size_t i = 0; i < m; i++) C[i + j * m] = k ? (T)NAN : empty;                    \
+      for (size_t i0 = 0; i0 < m; i0 += IB) {                                                \
+        size_t i1 = i0 + IB < m ? i0 + IB : m;                                               \
+        for (size_t p = 0; p < k; p++) {                                                     \
+          const T *a = A + p * m;                                                            \
+          for (size_t j = j0; j < j1; j++) {                                                 \
+            const T b = B[p + j * k];                                                        \
+            T *c = C + j * m;                                                                \
+            for (size_t i = i0; i < i1; i++) {                                               \
+              T t = CK_CPU_MUL_##MUL(a[i], b), v = c[i];                                     \
+              c[i] = CK_CPU_PICK_##ADD(v, t);                                                \
+            }                                                                                \
+          }                                                                                  \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
   }
 
 /* Integers as Octave computes them: each term exact in W, saturated to the class, then the add. */
-#define REF_INT(NAME, T, W, ADD, MUL)                                                           \
-  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) {    \
-    const T *A = vA, *B = vB;                                                                     \
-    T *C = vC;                                                                                    \
-    const W lo = CK_CPU_LO(T), hi = CK_CPU_HI(T);                                                 \
-    _Pragma("omp parallel for schedule(dynamic)")                                                \
-    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                             \
-      size_t j = (size_t)jj;                                                                      \
-      T *c = C + j * m;                                                                           \
-      for (size_t i = 0; i < m; i++) c[i] = (T)CK_CPU_EMPTY_##ADD(lo, hi);                        \
-      for (size_t p = 0; p < k; p++) {                                                            \
-        const T *a = A + p * m;                                                                   \
-        const W b = B[p + j * k];                                                                 \
-        for (size_t i = 0; i < m; i++) {                                                          \
-          W s = CK_CPU_MUL_##MUL((W)a[i], b);                                                     \
-          T t = (T)(s < lo ? lo : s > hi ? hi : s);                                               \
-          c[i] = CK_CPU_PICK_##ADD(c[i], t);                                                      \
-        }                                                                                         \
-      }                                                                                           \
-    }                                                                                             \
+#define REF_INT(NAME, T, W, ADD, MUL)                                                        \
+  static void NAME(const void *vA, const void *vB, void *vC, size_t m, size_t k, size_t n) { \
+    const T *A = vA, *B = vB;                                                                \
+    T *C = vC;                                                                               \
+    const W lo = CK_CPU_LO(T), hi = CK_CPU_HI(T);                                            \
+    _Pragma("omp parallel for schedule(dynamic)")                                            \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                                        \
+      size_t j = (size_t)jj;                                                                 \
+      T *c = C + j * m;                                                                      \
+      for (size_t i = 0; i < m; i++) c[i] = (T)CK_CPU_EMPTY_##ADD(lo, hi);                   \
+      for (size_t p = 0; p < k; p++) {                                                       \
+        const T *a = A + p * m;                                                              \
+        const W b = B[p + j * k];                                                            \
+        for (size_t i = 0; i < m; i++) {                                                     \
+          W s = CK_CPU_MUL_##MUL((W)a[i], b);                                                \
+          T t = (T)(s < lo ? lo : s > hi ? hi : s);                                          \
+          c[i] = CK_CPU_PICK_##ADD(c[i], t);                                                 \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
   }
 
 /* With the witness: one output at a time, terms in k order; a term replaces the accumulator only
  * when strictly better, so K is the first k attaining C (1 where every term is NaN), as the GPU
  * computes it (ck.h). */
-#define REF_ARG(NAME, T, W, ADD, MUL, LO, HI, START, SAT)                                       \
-  static void NAME(const void *vA, const void *vB, void *vC, double *K, size_t m, size_t k,     \
-                   size_t n) {                                                                   \
-    const T *A = vA, *B = vB;                                                                     \
-    T *C = vC;                                                                                    \
-    const W lo = LO, hi = HI;                                                                     \
-    (void)lo, (void)hi;                                                                           \
-    _Pragma("omp parallel for schedule(dynamic)")                                                \
-    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                              \
-      for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                           \
-        T v = k ? START : (T)CK_CPU_EMPTY_##ADD(lo, hi);                                         \
-        size_t id = 0;                                                                           \
-        for (size_t p = 0; p < k; p++) {                                                         \
-          W s = CK_CPU_MUL_##MUL((W)A[i + p * m], (W)B[p + j * k]);                              \
-          T t = SAT;                                                                             \
-          if (CK_CPU_BETTER_##ADD(t, v)) v = t, id = p;                                          \
-        }                                                                                        \
-        C[i + j * m] = v;                                                                        \
-        K[i + j * m] = k ? (double)(id + 1) : 0.0;                                               \
-      }                                                                                          \
+#define REF_ARG(NAME, T, W, ADD, MUL, LO, HI, START, SAT)                                   \
+  static void NAME(const void *vA, const void *vB, void *vC, double *K, size_t m, size_t k, \
+                   size_t n) {                                                              \
+    const T *A = vA, *B = vB;                                                               \
+    T *C = vC;                                                                              \
+    const W lo = LO, hi = HI;                                                               \
+    (void)lo, (void)hi;                                                                     \
+    _Pragma("omp parallel for schedule(dynamic)")                                           \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++)                                         \
+      for (size_t i = 0, j = (size_t)jj; i < m; i++) {                                      \
+        T v = k ? START : (T)CK_CPU_EMPTY_##ADD(lo, hi);                                    \
+        size_t id = 0;                                                                      \
+        for (size_t p = 0; p < k; p++) {                                                    \
+          W s = CK_CPU_MUL_##MUL((W)A[i + p * m], (W)B[p + j * k]);                         \
+          T t = SAT;                                                                        \
+          if (CK_CPU_BETTER_##ADD(t, v)) v = t, id = p;                                     \
+        }                                                                                   \
+        C[i + j * m] = v;                                                                   \
+        K[i + j * m] = k ? (double)(id + 1) : 0.0;                                          \
+      }                                                                                     \
   }
 
 /* Every semiring's reference for every class the products take, and their tables. */
 #define REF_NAME_(SE, E) ref_##SE##_##E
 #define REF_ARG_NAME_(SE, E) ref_arg_##SE##_##E
-#define REF_DEFINE_(SE, ADD, MUL, E, T, B, F)                                                   \
-  CK_IF_##F(REF_FLOAT(REF_NAME_(SE, E), T, ADD, MUL)                                            \
-                REF_ARG(REF_ARG_NAME_(SE, E), T, T, ADD, MUL, -(T)INFINITY, (T)INFINITY,        \
-                        (T)NAN, (T)s))                                                          \
-  CK_IF_NOT_##F(REF_INT(REF_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL)                         \
-                    REF_ARG(REF_ARG_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL, CK_CPU_LO(T),   \
-                            CK_CPU_HI(T), (T)CK_CPU_EMPTY_##ADD(lo, hi),                       \
-                            (T)(s < lo ? lo : s > hi ? hi : s)))
+#define REF_DEFINE_(SE, ADD, MUL, E, T, B, F)                                                     \
+  CK_IF_##F(REF_FLOAT(REF_NAME_(SE, E), T, ADD, MUL) REF_ARG(                                     \
+      REF_ARG_NAME_(SE, E), T, T, ADD, MUL, -(T)INFINITY, (T)INFINITY, (T)NAN, (T)s))             \
+      CK_IF_NOT_##F(REF_INT(REF_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL)                       \
+                        REF_ARG(REF_ARG_NAME_(SE, E), T, CK_CPU_WIDE_##B, ADD, MUL, CK_CPU_LO(T), \
+                                CK_CPU_HI(T), (T)CK_CPU_EMPTY_##ADD(lo, hi),                      \
+                                (T)(s < lo   ? lo                                                 \
+                                    : s > hi ? hi                                                 \
+                                             : s)))
 CK_CPU_EACH(REF_DEFINE_)
 
 #define REF_ENTRY_(SE, ADD, MUL, E, T, B, F) [SE][E] = REF_NAME_(SE, E),

@@ -47,9 +47,8 @@ __device__ __forceinline__ uint32_t dpx_word(T x, uint32_t shift, bool pack, T &
  * halves when packed; padding is all ones, so that with "B"'s zero padding a padded term is the
  * largest sum and cannot wrap. */
 template <class T>
-__device__ __forceinline__ uint4 dpx_quad_a(const T *__restrict__ B, size_t idx, size_t k,
-                                            size_t n, size_t Kp, uint32_t shift, bool pack, T &lo,
-                                            T &hi) {
+__device__ __forceinline__ uint4 dpx_quad_a(const T *__restrict__ B, size_t idx, size_t k, size_t n,
+                                            size_t Kp, uint32_t shift, bool pack, T &lo, T &hi) {
   size_t j, p;
   split_index(idx, Kp, j, p);
   uint32_t u[4];
@@ -63,9 +62,8 @@ __device__ __forceinline__ uint4 dpx_quad_a(const T *__restrict__ B, size_t idx,
 /* Four consecutive row-major "B" words (Kp x Np) from Octave's A (m x k): A(i, p) - shift, rows
  * 2w and 2w + 1 in the low and high halves when packed; zero padding. */
 template <class T>
-__device__ __forceinline__ uint4 dpx_quad_b(const T *__restrict__ A, size_t idx, size_t m,
-                                            size_t k, size_t Np, uint32_t shift, bool pack, T &lo,
-                                            T &hi) {
+__device__ __forceinline__ uint4 dpx_quad_b(const T *__restrict__ A, size_t idx, size_t m, size_t k,
+                                            size_t Np, uint32_t shift, bool pack, T &lo, T &hi) {
   size_t p, c;
   split_index(idx, Np, p, c);
   uint32_t u[4] = {0, 0, 0, 0};
@@ -143,7 +141,8 @@ __global__ void dpx_words_pages(const mp_packing<T> P, size_t pages_a, size_t pa
 /* pages_a, pages_b: 0 for a 2-D product. */
 template <class T>
 static void launch_dpx_words(const mp_packing<T> &P, size_t pages_a, size_t pages_b) {
-  const size_t wa = P.Mp * P.Kp * (pages_b ? pages_b : 1), wb = P.Kp * P.Np * (pages_a ? pages_a : 1);
+  const size_t wa = P.Mp * P.Kp * (pages_b ? pages_b : 1),
+               wb = P.Kp * P.Np * (pages_a ? pages_a : 1);
   dim3 grid(pass_blocks((wa > wb ? wa : wb) / 4, 2 * MP_THREADS), 2);
   if (pages_a && P.range) dpx_words_pages<T, true><<<grid, MP_THREADS>>>(P, pages_a, pages_b);
   else if (pages_a) dpx_words_pages<T, false><<<grid, MP_THREADS>>>(P, pages_a, pages_b);
@@ -168,8 +167,7 @@ static bool shifts_fit(const long long h[4], long long s_a, long long s_b, mp_in
 }
 
 /* Which path keeps every sum exact when shifted by the minima. */
-template <class T>
-static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
+template <class T> static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
   return sizeof(T) <= 2 && packed_tiles_fit(k, arg) && shifts_fit(h, h[0], h[1], MP_INT_U16X2)
              ? MP_INT_U16X2
          : shifts_fit(h, h[0], h[1], MP_INT_U32) ? MP_INT_U32
@@ -178,21 +176,16 @@ static mp_int_path int_path(const long long h[4], size_t k, bool arg) {
 
 /* The path taken before the ranges are known: packed for the narrow classes (where the common
  * small weights fit), 32-bit words for the others. */
-template <class T>
-static mp_int_path likely_path(size_t k, bool arg) {
+template <class T> static mp_int_path likely_path(size_t k, bool arg) {
   return sizeof(T) <= 2 && packed_tiles_fit(k, arg) ? MP_INT_U16X2 : MP_INT_U32;
 }
 
 /* 8-bit classes need no ranges: any two spreads (at most 255 each) fit a half, and the class's
  * own bounds serve as shifts. */
-template <class T>
-static bool ranges_known(void) {
-  return sizeof(T) == 1;
-}
+template <class T> static bool ranges_known(void) { return sizeof(T) == 1; }
 
 /* Whether the class's last product missed the guess of shift 0 (and so waits for its ranges). */
-template <class T>
-static bool &guess_missed(void) {
+template <class T> static bool &guess_missed(void) {
   static thread_local bool missed = false; /* a heuristic: each worker thread keeps its own */
   return missed;
 }
@@ -259,8 +252,9 @@ static bool reads_raw(const mp_problem<T> &q, size_t Mp, size_t Np, size_t Kp, s
   const mp_shifts how = sh.how;
   const long long shift = sizeof(T) == 1 ? (long long)mp_traits<T>::lowest() : 0;
   const bool kind = PACK ? sizeof(T) <= 2 : std::is_same<T, int32_t>::value;
-  const bool shifts = how == MP_SHIFTS_GUESSED ? shift == 0
-                      : how == MP_SHIFTS_KNOWN && h[0] == shift && h[1] == shift;
+  const bool shifts = how == MP_SHIFTS_GUESSED
+                          ? shift == 0
+                          : how == MP_SHIFTS_KNOWN && h[0] == shift && h[1] == shift;
   const size_t align_a = PACK ? 4 * sizeof(T) : 16, align_b = PACK ? 8 * sizeof(T) : 16;
   const bool small = !PACK || (sizeof(T) == 2 && !ARG) ||
                      (double)m * (double)k * (double)n < MP_RAW_SMALL_PAIRS;
@@ -317,9 +311,22 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     if (s == CK_OK && raw) s = find_ranges<T>(dA, m * k * pages_a, dB, k * n * pages_b, d, tag);
   }
   if (s == CK_OK && !raw) {
-    const mp_packing<T> P = {dA, dB, wa, wb, m, k, n, Mp, Np, Kp,
-                             how == MP_SHIFTS_PENDING ? sh.rd->d : NULL, h[0], h[1], PACK,
-                             guessed ? d : NULL, tag};
+    const mp_packing<T> P = {dA,
+                             dB,
+                             wa,
+                             wb,
+                             m,
+                             k,
+                             n,
+                             Mp,
+                             Np,
+                             Kp,
+                             how == MP_SHIFTS_PENDING ? sh.rd->d : NULL,
+                             h[0],
+                             h[1],
+                             PACK,
+                             guessed ? d : NULL,
+                             tag};
     launch_dpx_words<T>(P, PAGED ? pages_a : 0, PAGED ? pages_b : 0);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) s = ck_cuda_status(e, "packing the operands");
@@ -337,14 +344,14 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
       if constexpr (PACK)
         sp = raw ? plan_split<RawOp, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts)
                  : plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
-      else
-        sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
+      else sp = plan_split<Op, cfg>(Mp, Np, Kp, n * words, sizeof(uint32_t), ts);
     }
   if (s == CK_OK && how == MP_SHIFTS_PENDING) s = finish_read(sh.rd, h);
   if (s == CK_OK && (guessed || int_path<T>(h, k, ARG) == path)) {
     ck_plan_note_path(PACK ? CK_WORDS_U16X2 : CK_WORDS_U32,
-                      guessed ? CK_SHIFTS_GUESSED
-                      : ranges_known<T>() ? CK_SHIFTS_KNOWN : CK_SHIFTS_RANGES,
+                      guessed             ? CK_SHIFTS_GUESSED
+                      : ranges_known<T>() ? CK_SHIFTS_KNOWN
+                                          : CK_SHIFTS_RANGES,
                       raw);
     if constexpr (!PAGED) ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const long long base = h[0] + h[1];
@@ -355,9 +362,8 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
     auto run = [&](const auto &op, const void *a, const void *b) {
       typedef typename std::decay<decltype(op)>::type O;
       if constexpr (PAGED) {
-        mp_launch_pages<O, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count,
-                                (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op,
-                                [&](O o, size_t z) {
+        mp_launch_pages<O, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, (const warptile_a_t<O> *)a,
+                                (const warptile_b_t<O> *)b, op, [&](O o, size_t z) {
                                   o.sums.out.C = (char *)o.sums.out.C + z * m * n * sizeof(T);
                                   if (ARG) o.sums.out.K += z * m * n;
                                   sources_from(o, z, 0);
@@ -368,19 +374,22 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
                                       (const warptile_a_t<O> *)a, (const warptile_b_t<O> *)b, op);
         if (planes) {
           dim3 mb = merge_block(sp.planes_n(), n * words);
-          merge_word_planes<ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, sp.planes_n(),
-                                                                    n, words, op.sums.out);
+          merge_word_planes<ARG><<<grid_for(n * words, mb.x), mb>>>(planes, tiles, sp.planes_n(), n,
+                                                                    words, op.sums.out);
         }
       }
     };
     bool launched = false;
     if constexpr (PACK && !(PAGED && ARG))
       if (raw) {
-        const mp_dpx_sums<true, T> sums = {wlo, whi, planes, tiles,
-                                           {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
+        const mp_dpx_sums<true, T> sums = {
+            wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
         if constexpr (PAGED) {
           const RawOp rop = {{{(int)n, (int)words, {sums}}, q.pg.sb * n * k, q.pg.sa * k * words},
-                             dB, (const uint32_t *)dA, (int)k, missed_flag<T>().dev};
+                             dB,
+                             (const uint32_t *)dA,
+                             (int)k,
+                             missed_flag<T>().dev};
           run(rop, dB, dA);
         } else {
           const RawOp rop = {{(int)n, (int)words, sums}};
@@ -389,8 +398,8 @@ static ck_status run_v3_dpx(const mp_problem<T> &q, mp_shift_plan &sh, bool *too
         launched = true;
       }
     if (!launched) {
-      const mp_dpx_sums<PACK> sums = {wlo, whi, planes, tiles,
-                                      {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
+      const mp_dpx_sums<PACK> sums = {
+          wlo, whi, planes, tiles, {q.C, q.K, m, base, lo, hi, (int)sizeof(T)}};
       if constexpr (PAGED) {
         const Op op = {{(int)n, (int)words, {sums}}, q.pg.sb * Mp * Kp, q.pg.sa * Kp * Np};
         run(op, wa, wb);
@@ -482,10 +491,9 @@ template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &q, 
 }
 
 MP_INSTANTIATE_INTS(mp_run_warptile_int)
-#define MP_INSTANTIATE_PAGES(RUN, T)                                             \
+#define MP_INSTANTIATE_PAGES(RUN, T)                               \
   template ck_status RUN<T, false>(const mp_problem<T> &, bool *); \
   template ck_status RUN<T, true>(const mp_problem<T> &, bool *);
 #define MP_INSTANTIATE_PAGES_ROW(RUN, E, T, N, B, F, P, MX) \
   CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE_PAGES(RUN, T)))
 CK_CLASS_TABLE(MP_INSTANTIATE_PAGES_ROW, mp_run_pages_int)
-

@@ -89,9 +89,9 @@ template <bool PACK, class TC = void> struct mp_dpx_out {
  * and made the witness 1.45x the kernel without it (doc/NOTES.md). */
 template <bool PACK, class TC = void> struct mp_dpx_sums {
   typedef uint32_t T;
-  uint32_t lo, hi;   /* packed: the same bound in both halves */
-  uint32_t *planes;  /* split into planes: the words of each plane; NULL: the result */
-  uint32_t *tiles;   /* split, with the witness: their tiles (packed like the words) */
+  uint32_t lo, hi;  /* packed: the same bound in both halves */
+  uint32_t *planes; /* split into planes: the words of each plane; NULL: the result */
+  uint32_t *tiles;  /* split, with the witness: their tiles (packed like the words) */
   mp_dpx_out<PACK, TC> out;
   typedef mp_sr SR;
   static __device__ __forceinline__ T identity() { return 0xffffffffu; }
@@ -126,8 +126,7 @@ template <bool PACK, class TC = void> struct mp_dpx_sums {
     }
   }
 };
-template <bool PACK, bool ARG, class TC = void>
-using mp_dpx_op = mp_op<mp_dpx_sums<PACK, TC>, ARG>;
+template <bool PACK, bool ARG, class TC = void> using mp_dpx_op = mp_op<mp_dpx_sums<PACK, TC>, ARG>;
 
 /* The packed kernel reading the 8- and 16-bit operands themselves instead of a packed copy (no
  * packing pass, and no word buffers of two to four times the operands' size). It applies only

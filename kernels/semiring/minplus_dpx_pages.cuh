@@ -143,8 +143,13 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
     size_t page_b, page_a;
     this->page_offsets(page_b, page_a);
     const size_t m = this->sums.out.m;
-    return {oct_b + page_b, oct_a + page_a,
-            (TC *)this->sums.out.C + (size_t)blockIdx.z * m * this->Mr, m, K, this->Mr, this->Nr};
+    return {oct_b + page_b,
+            oct_a + page_a,
+            (TC *)this->sums.out.C + (size_t)blockIdx.z * m * this->Mr,
+            m,
+            K,
+            this->Mr,
+            this->Nr};
   }
 
   /* This thread's outputs, exactly: 32-bit sums, saturated to the class as Octave's are (the
@@ -213,19 +218,17 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
 #pragma unroll
         for (int e = 0; e < 4; e++) q[e] = mp_raw_word_out<TC>(acc[a][4 * g + e].v);
         TC *dst = col + 2 * at(a, 4 * g, lane).y;
-        if constexpr (sizeof(TC) == 2)
-          *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
+        if constexpr (sizeof(TC) == 2) *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
         else /* bytes 0 and 2 of each word */
-          *(uint2 *)dst =
-              make_uint2(__byte_perm(q[0], q[1], 0x6420), __byte_perm(q[2], q[3], 0x6420));
+          *(uint2 *)dst = make_uint2(__byte_perm(q[0], q[1], 0x6420),
+                                     __byte_perm(q[2], q[3], 0x6420));
       }
     }
   }
 };
 
 /* The Op's own view of its operands moved on to the pages from z on, where it has one. */
-template <class O>
-static auto sources_from(O &o, size_t z, int) -> decltype(o.sources_from(z)) {
+template <class O> static auto sources_from(O &o, size_t z, int) -> decltype(o.sources_from(z)) {
   return o.sources_from(z);
 }
 template <class O> static void sources_from(O &, size_t, long) {}

@@ -54,8 +54,9 @@ __global__ void pad_fill(const T *__restrict__ src, T *__restrict__ dst, size_t 
   if (idx >= rows_p * cols_p) return;
   size_t r, c;
   split_index(idx, cols_p, r, c);
-  dst[page * rows_p * cols_p + idx] =
-      (r < rows && c < cols) ? src[page * rows * cols + r * cols + c] : fill;
+  dst[page * rows_p * cols_p + idx] = (r < rows && c < cols)
+                                          ? src[page * rows * cols + r * cols + c]
+                                          : fill;
 }
 
 /* src itself when its shape is already whole tiles, else a padded copy of its `pages` pages in
@@ -68,8 +69,8 @@ static ck_status pad_operand(const T *src, size_t rows, size_t cols, size_t rows
   size_t count = rows_p * cols_p;
   CK_TRY(ck_dev_alloc((void **)scratch, count * pages * sizeof(T)));
   for (size_t z = 0; z < pages; z += WARPTILE_PAGES_PER_LAUNCH) {
-    pad_fill<T><<<dim3(grid_for(count, MP_THREADS), warptile_pages_at(pages, z)), MP_THREADS>>>(src, *scratch, rows, cols,
-                                                                   rows_p, cols_p, fill, z);
+    pad_fill<T><<<dim3(grid_for(count, MP_THREADS), warptile_pages_at(pages, z)), MP_THREADS>>>(
+        src, *scratch, rows, cols, rows_p, cols_p, fill, z);
   }
   *out = *scratch;
   return CK_OK;
@@ -90,8 +91,8 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
     sp = plan_split<Op, cfg>(Mp, Np, Kp, m * n, sizeof(T), ARG ? sizeof(double) : 0);
     ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const int planes = sp.planes ? sp.planes_n() : 1;
-    Op op = {(int)n, (int)m,
-             {planes > 1 ? (T *)sp.planes : q.C, planes > 1 ? (double *)sp.tiles : q.K}};
+    Op op = {
+        (int)n, (int)m, {planes > 1 ? (T *)sp.planes : q.C, planes > 1 ? (double *)sp.tiles : q.K}};
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, ra, rb, op);
     if (planes > 1) {
       dim3 mb = merge_block(planes, m * n);
@@ -119,11 +120,12 @@ template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &q
   if (s == CK_OK) s = pad_operand<T>(q.A, k, m, Kp, Np, q.pg.pages_a(), nan, &sb, &rb);
   if (s == CK_OK) {
     const Op op = {{(int)n, (int)m, {q.C, q.K}}, q.pg.sb * Mp * Kp, q.pg.sa * Kp * Np};
-    mp_launch_pages<Op, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, ra, rb, op, [&](Op o, size_t z) {
-      o.sums.C += z * m * n;
-      if (ARG) o.sums.tile += z * m * n;
-      return o;
-    });
+    mp_launch_pages<Op, cfg>((int)Mp, (int)Np, (int)Kp, q.pg.count, ra, rb, op,
+                             [&](Op o, size_t z) {
+                               o.sums.C += z * m * n;
+                               if (ARG) o.sums.tile += z * m * n;
+                               return o;
+                             });
     s = v3_finish<T, cfg::BK>(q);
   }
   ck_dev_free(sa);

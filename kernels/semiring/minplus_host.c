@@ -5,8 +5,7 @@
 
 #include "ck_internal.h"
 
-static const char *const kernel_names[] = {"naive", "coalesced", "regblock", "warptile",
-                                                 "cpu"};
+static const char *const kernel_names[] = {"naive", "coalesced", "regblock", "warptile", "cpu"};
 static const char *const kernel_aliases[] = {"v0", "v1", "v2", "v3", NULL};
 #define NUM_KERNELS (int)(sizeof kernel_names / sizeof kernel_names[0])
 
@@ -101,8 +100,8 @@ static ck_status pipelined(const ck_product *p, size_t nb) {
     s = ck_cuda_status(e, "creating events");
     goto done;
   }
-  if ((s = alloc_buffers(&b, m, k, n, 1)) != CK_OK || (s = ck_upload(b.dA, p->A, m * k * es)) != CK_OK ||
-      (s = ck_copies_after_kernels()) != CK_OK)
+  if ((s = alloc_buffers(&b, m, k, n, 1)) != CK_OK ||
+      (s = ck_upload(b.dA, p->A, m * k * es)) != CK_OK || (s = ck_copies_after_kernels()) != CK_OK)
     goto done;
   ck_narrow_a_begin(p->plan, b.dA);
   s = ck_upload_async(b.dB, p->B, k * nb * es, up[0]);

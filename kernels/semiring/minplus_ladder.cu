@@ -7,8 +7,7 @@
 
 /* ---- v0 naive: consecutive threads walk along a row of C, so each thread of a warp reads a
  * different column of B (stride k) and writes C with stride m. ---- */
-template <class T, bool ARG>
-__global__ void minplus_v0(mp_problem<T> q) {
+template <class T, bool ARG> __global__ void minplus_v0(mp_problem<T> q) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= q.m * q.n) return;
   typedef mp_traits<T> tr;
@@ -24,8 +23,7 @@ __global__ void minplus_v0(mp_problem<T> q) {
 
 /* ---- v1 coalesced: the same work with consecutive threads walking down a column of C, so a
  * warp reads 32 consecutive elements of A, one broadcast element of B, and writes contiguously. ---- */
-template <class T, bool ARG>
-__global__ void minplus_v1(mp_problem<T> q) {
+template <class T, bool ARG> __global__ void minplus_v1(mp_problem<T> q) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= q.m * q.n) return;
   typedef mp_traits<T> tr;
@@ -34,7 +32,8 @@ __global__ void minplus_v1(mp_problem<T> q) {
   W v = tr::init();
   int id = 0;
   const T *a = q.A + i, *b = q.B + j * q.k;
-  for (size_t p = 0; p < q.k; p++) mp_update<T, ARG>(v, id, tr::term((W)a[p * q.m], (W)b[p]), (int)p);
+  for (size_t p = 0; p < q.k; p++)
+    mp_update<T, ARG>(v, id, tr::term((W)a[p * q.m], (W)b[p]), (int)p);
   q.C[i + j * q.m] = tr::store(v);
   if (ARG) q.K[i + j * q.m] = id + 1;
 }
@@ -91,7 +90,7 @@ __global__ void __launch_bounds__(MP_RB *MP_RB)
       v[ib][jb] = tr::init();
       id[ib][jb] = 0;
     }
-#pragma unroll v2_unroll<T>::value
+#pragma unroll v2_unroll < T> ::value
   for (size_t p = 0; p < k; p++) {
     W x[MP_RB], y[MP_RB];
 #pragma unroll

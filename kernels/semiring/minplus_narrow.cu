@@ -85,13 +85,14 @@ template <class T> __device__ __forceinline__ bool mp_unnarrowable(T v) {
 }
 
 template <class T>
-__global__ void __launch_bounds__(MP_THREADS) mp_look_kernel(const T *__restrict__ X, size_t count,
-                                                              int which, mp_look *v) {
+__global__ void __launch_bounds__(MP_THREADS)
+    mp_look_kernel(const T *__restrict__ X, size_t count, int which, mp_look *v) {
   __shared__ long long slo[MP_THREADS / 32], shi[MP_THREADS / 32];
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   bool bad = false;
   const size_t stride = (size_t)gridDim.x * blockDim.x;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count && !bad; i += 4 * stride) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count && !bad;
+       i += 4 * stride) {
     if (*(volatile int *)&v->bad) break; /* someone has already ruled it out */
     T x[4];
 #pragma unroll
@@ -154,8 +155,9 @@ template <class T> static ck_status mp_take_look(const ck_product *p, mp_look *o
   const bool same = p->A == p->B && na == nb;
   if (!same) mp_look_kernel<T><<<mp_look_grid<T>(nb), MP_THREADS>>>((const T *)p->B, nb, 1, dv);
   ck_status s = ck_cuda_check(cudaGetLastError(), "looking at min-plus operands");
-  if (s == CK_OK) s = ck_cuda_check(cudaMemcpy(out, dv, sizeof *out, cudaMemcpyDeviceToHost),
-                                    "reading the look at min-plus operands");
+  if (s == CK_OK)
+    s = ck_cuda_check(cudaMemcpy(out, dv, sizeof *out, cudaMemcpyDeviceToHost),
+                      "reading the look at min-plus operands");
   ck_dev_free(dv);
   if (same) out->lo[1] = out->lo[0], out->hi[1] = out->hi[0];
   if (s == CK_OK && cache && !cached && !out->bad) {
@@ -196,16 +198,18 @@ static ck_status mp_run_narrowed(const ck_product *p, const double base[2], IT M
     return CK_OK; /* no room for the integer copies: the float path, which needs none */
   }
   if (fresh)
-    mp_narrow_in<T, IT><<<grid_for(na, MP_THREADS), MP_THREADS>>>((const T *)p->A, dA, na, base[0], M);
-  mp_narrow_in<T, IT><<<grid_for(nb, MP_THREADS), MP_THREADS>>>((const T *)p->B, dB, nb, base[1], M);
+    mp_narrow_in<T, IT>
+        <<<grid_for(na, MP_THREADS), MP_THREADS>>>((const T *)p->A, dA, na, base[0], M);
+  mp_narrow_in<T, IT>
+      <<<grid_for(nb, MP_THREADS), MP_THREADS>>>((const T *)p->B, dB, nb, base[1], M);
   ck_product q = *p;
   q.t = sizeof(IT) == 2 ? CK_INT16 : CK_INT32;
   q.A = dA, q.B = dB, q.C = dC;
   ck_status s = ck_cuda_check(cudaGetLastError(), "narrowing min-plus operands");
   if (s == CK_OK) s = ck_minplus_device(&q);
   if (s == CK_OK) {
-    mp_widen_out<T, IT><<<grid_for(nc, MP_THREADS), MP_THREADS>>>(dC, (T *)p->C, p->K, nc,
-                                                                  base[0] + base[1], M);
+    mp_widen_out<T, IT>
+        <<<grid_for(nc, MP_THREADS), MP_THREADS>>>(dC, (T *)p->C, p->K, nc, base[0] + base[1], M);
     s = ck_cuda_check(cudaGetLastError(), "widening a min-plus result");
   }
   if (s != CK_OK) cudaDeviceSynchronize(); /* nothing may still use the copies */

@@ -10,14 +10,18 @@
 #define MP_THREADS 256
 
 /* ---- v2 regblock ---- */
-#define MP_RB 8                 /* outputs per thread in each direction: 64 pair updates per 16 loads */
+#define MP_RB 8 /* outputs per thread in each direction: 64 pair updates per 16 loads */
 #define MP_TILE (MP_RB * MP_RB) /* outputs per block in each direction */
 #define MP_MAX_GRID_Y 65535u    /* the hardware's limit; v2 slices taller grids */
 
 /* Unrolling the step loop twice lets float overlap one step's loads with the previous step's
  * arithmetic (+6% at n = 4096); for double the second set of operands costs occupancy (-45%). */
-template <class T> struct v2_unroll { enum { value = 1 }; };
-template <> struct v2_unroll<float> { enum { value = 2 }; };
+template <class T> struct v2_unroll {
+  enum { value = 1 };
+};
+template <> struct v2_unroll<float> {
+  enum { value = 2 };
+};
 
 /* ---- v3 warptile: block and warp tiles ----
  * Each the fastest of four to six candidates timed at n = 4096 and 8192; a later sweep of eight
@@ -99,7 +103,7 @@ template <> struct v3_page_cfg<double, false> { typedef v3_cfg_page_double type;
  * 4e7 for its launch (3 us at 13 Tpair/s); an SM with one block of 4 warps ran at 0.77 the rate
  * of one with four blocks, with two blocks at 0.93; the last wave's tail, 0.09 of a block; a
  * split must save 1%. */
-static const warptile_split_cost mp_split_cost = {64,  24,           2,    40, 1 << 20,
+static const warptile_split_cost mp_split_cost = {64,  24,           2,    40,  1 << 20,
                                                   4e7, {1.30, 1.07}, 0.09, 0.01};
 
 /* The merge of split-K planes cuts each output's planes into runs, one per thread, only while the

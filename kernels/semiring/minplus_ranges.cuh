@@ -83,7 +83,8 @@ template <class T> __device__ __forceinline__ void widen_range(T v, T &lo, T &hi
  * thread issues several loads before using any, and the grid is about one wave (three blocks of
  * 256 threads per SM and operand), striding over the rest. */
 static unsigned pass_blocks(size_t work_per_operand, size_t per_block) {
-  size_t most = (size_t)mp_sm_count() * MP_PASS_BLOCKS_PER_SM, g = (work_per_operand + per_block - 1) / per_block;
+  size_t most = (size_t)mp_sm_count() * MP_PASS_BLOCKS_PER_SM,
+         g = (work_per_operand + per_block - 1) / per_block;
   return (unsigned)(g < 1 ? 1 : g < most ? g : most);
 }
 
@@ -145,8 +146,7 @@ static void mark_read(long long *d, long long tag, mp_record_read *rd) {
 static void queue_read(mp_record_read *rd) {
   void *buf;
   /* without the note, finish_read copies synchronously */
-  if (rd->marked &&
-      ck_read_note(rd->d, MP_RECORD * sizeof(long long), &buf, &rd->ready) == CK_OK)
+  if (rd->marked && ck_read_note(rd->d, MP_RECORD * sizeof(long long), &buf, &rd->ready) == CK_OK)
     rd->pinned = (long long *)buf;
 }
 
@@ -186,11 +186,11 @@ static ck_status next_record(long long **d, long long *tag) {
 
 /* The ranges of dA (count_a elements) and dB into the record d under tag. */
 template <class T>
-static ck_status find_ranges(const T *dA, size_t count_a, const T *dB, size_t count_b,
-                             long long *d, long long tag) {
+static ck_status find_ranges(const T *dA, size_t count_a, const T *dB, size_t count_b, long long *d,
+                             long long tag) {
   size_t most = count_a > count_b ? count_a : count_b;
-  value_ranges<T><<<dim3(pass_blocks(most, MP_THREADS * MP_RANGE_BYTES_PER_THREAD / sizeof(T)), 2), MP_THREADS>>>(
-      dA, count_a, dB, count_b, d, tag);
+  value_ranges<T><<<dim3(pass_blocks(most, MP_THREADS * MP_RANGE_BYTES_PER_THREAD / sizeof(T)), 2),
+                    MP_THREADS>>>(dA, count_a, dB, count_b, d, tag);
   CK_CUDA(cudaGetLastError(), "finding the operands' ranges");
   return CK_OK;
 }

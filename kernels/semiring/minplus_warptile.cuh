@@ -38,9 +38,7 @@ template <class T, bool ARG> struct mp_part {
   T v;
   uint32_t id;
 };
-template <class T> struct mp_part<T, false> {
-  T v;
-};
+template <class T> struct mp_part<T, false> { T v; };
 
 /* The min-plus Op of warptile_kernel, over a representation S of the sums:
  *   typedef T; identity(); addmin(a, b, c) = pick(c, term(a, b)); term(a, b);
@@ -169,7 +167,8 @@ struct mp_split {
 template <class Op, class CFG>
 static mp_split plan_split(size_t Mp, size_t Np, size_t Kp, size_t count, size_t es, size_t ts) {
   mp_split p = {1, 1, NULL, NULL};
-  p.slices = warptile_splits<Op, CFG>((int)Mp, (int)Np, (int)Kp, mp_sm_count(), mp_split_cost, &p.cs);
+  p.slices = warptile_splits<Op, CFG>((int)Mp, (int)Np, (int)Kp, mp_sm_count(), mp_split_cost,
+                                      &p.cs);
   if (p.planes_n() <= 1) return p;
   if (ck_dev_alloc(&p.planes, p.planes_n() * count * es) == CK_OK &&
       (!ts || ck_dev_alloc(&p.tiles, p.planes_n() * count * ts) == CK_OK))
@@ -297,8 +296,8 @@ template <class T, int BK> static ck_status v3_finish(const mp_problem<T> &q) {
   } else {
     const size_t pa = q.pg.sa * (transposed ? k : m * k), pb = q.pg.sb * k * n;
     for (size_t z = 0; z < q.pg.count; z += WARPTILE_PAGES_PER_LAUNCH) {
-      witness_fixup_pages<T, BK><<<dim3(grid, warptile_pages_at(q.pg.count, z)), MP_THREADS>>>(a, si, sp, pa, q.B, pb, q.C,
-                                                                    q.K, m, k, n, z);
+      witness_fixup_pages<T, BK><<<dim3(grid, warptile_pages_at(q.pg.count, z)), MP_THREADS>>>(
+          a, si, sp, pa, q.B, pb, q.C, q.K, m, k, n, z);
     }
   }
   ck_dev_free(At);

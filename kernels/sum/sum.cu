@@ -53,8 +53,7 @@ __device__ __forceinline__ Acc load_or_zero(const In *xs, size_t i, size_t len) 
 }
 
 /* Harris #4 on: each thread adds two elements while loading, so no thread idles at the start. */
-template <class In, class Acc>
-__device__ __forceinline__ Acc load_two(const In *xs, size_t len) {
+template <class In, class Acc> __device__ __forceinline__ Acc load_two(const In *xs, size_t len) {
   size_t i = (size_t)blockIdx.x * (2 * SUM_THREADS) + threadIdx.x;
   return load_or_zero<In, Acc>(xs, i, len) + load_or_zero<In, Acc>(xs, i + SUM_THREADS, len);
 }
@@ -141,7 +140,9 @@ template <class Acc> __device__ Acc block_sum(Acc v) {
 /* 16-byte loads in flight per thread and iteration: 64 bytes measured 99.5% of the copy rate for
  * double but 95% for single, whose conversions take more issue slots per byte; 128 bytes keep more
  * requests in flight for the narrower types (doc/NOTES.md). */
-template <class In> struct shuffle_unroll { enum { value = sizeof(In) >= 8 ? 4 : 8 }; };
+template <class In> struct shuffle_unroll {
+  enum { value = sizeof(In) >= 8 ? 4 : 8 };
+};
 
 template <class In> union vec16 {
   uint4 raw;
@@ -150,8 +151,7 @@ template <class In> union vec16 {
 
 /* Sum of xs[lo, hi) by the threads of this segment's blocks; 16-byte loads over the aligned
  * middle, scalar loads at the ragged ends. */
-template <class In, class Acc>
-__device__ Acc thread_partial(const In *xs, size_t len) {
+template <class In, class Acc> __device__ Acc thread_partial(const In *xs, size_t len) {
   const size_t per_vec = 16 / sizeof(In);
   size_t head = ((16 - ((uintptr_t)xs % 16)) % 16) / sizeof(In);
   if (head > len) head = len;
@@ -261,8 +261,7 @@ static void scratch_free(scratch *s) {
   s->n = 0;
 }
 
-template <class Acc, class Out>
-static void launch_convert(const Acc *a, Out *y, size_t count) {
+template <class Acc, class Out> static void launch_convert(const Acc *a, Out *y, size_t count) {
   convert<Acc, Out><<<blocks_for(count, SUM_THREADS), SUM_THREADS>>>(a, y, count);
 }
 
@@ -284,14 +283,14 @@ static ck_status run_pairwise(const In *x, Out *y, size_t len, size_t segs, scra
   Acc *s = NULL;
   CK_TRY(scratch_alloc(sc, (void **)&s, segs * half * sizeof(Acc)));
   over_segments(segs, [&](unsigned y0, unsigned rows) {
-    sum_pairwise_first<In, Acc><<<dim3(blocks_for(half, SUM_THREADS), rows), SUM_THREADS>>>(
-        x, s, len, half, y0);
+    sum_pairwise_first<In, Acc>
+        <<<dim3(blocks_for(half, SUM_THREADS), rows), SUM_THREADS>>>(x, s, len, half, y0);
   });
   for (size_t n = half; n > 1;) {
     size_t h = (n + 1) / 2;
     over_segments(segs, [&](unsigned y0, unsigned rows) {
-      sum_pairwise_pass<Acc><<<dim3(blocks_for(n - h, SUM_THREADS), rows), SUM_THREADS>>>(
-          s, half, n, h, y0);
+      sum_pairwise_pass<Acc>
+          <<<dim3(blocks_for(n - h, SUM_THREADS), rows), SUM_THREADS>>>(s, half, n, h, y0);
     });
     n = h;
   }
@@ -320,11 +319,15 @@ static size_t block_level(int kernel, const In *x, Acc *part, size_t len, size_t
     case CK_SUM_INTERLEAVED:
       sum_block<In, Acc, CK_SUM_INTERLEAVED><<<grid, SUM_THREADS>>>(x, part, len, y0);
       break;
-    case CK_SUM_STRIDED: sum_block<In, Acc, CK_SUM_STRIDED><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
+    case CK_SUM_STRIDED:
+      sum_block<In, Acc, CK_SUM_STRIDED><<<grid, SUM_THREADS>>>(x, part, len, y0);
+      break;
     case CK_SUM_SEQUENTIAL:
       sum_block<In, Acc, CK_SUM_SEQUENTIAL><<<grid, SUM_THREADS>>>(x, part, len, y0);
       break;
-    case CK_SUM_TWOLOAD: sum_block<In, Acc, CK_SUM_TWOLOAD><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
+    case CK_SUM_TWOLOAD:
+      sum_block<In, Acc, CK_SUM_TWOLOAD><<<grid, SUM_THREADS>>>(x, part, len, y0);
+      break;
     default: sum_block<In, Acc, CK_SUM_WARPUNROLL><<<grid, SUM_THREADS>>>(x, part, len, y0); break;
     }
   });
@@ -483,8 +486,7 @@ extern "C" ck_status ck_sum_device(const ck_sum_args *a) {
   case CK_UINT32: return sum_int<uint32_t>(a);
   case CK_INT64:
   case CK_UINT64:
-    if (a->mode == CK_SUM_MODE_NATIVE)
-      return a->t == CK_INT64 ? sum_int<i64>(a) : sum_int<u64>(a);
+    if (a->mode == CK_SUM_MODE_NATIVE) return a->t == CK_INT64 ? sum_int<i64>(a) : sum_int<u64>(a);
     /* Octave converts 64-bit integers to double and sums in double; so do we. */
     return a->t == CK_INT64 ? sum_to<i64, double>(CK_DOUBLE, a) : sum_to<u64, double>(CK_DOUBLE, a);
   default: return ck_fail(CK_ERR_INVALID, "sum: unsupported class %d", (int)a->t);

@@ -8,57 +8,61 @@
 
 #include "ck.h"
 
-#define SUM_DOUBLE(NAME, T)                                                                     \
-  static void NAME(const T *x, double *acc, size_t before, size_t len, size_t after) {          \
-    _Pragma("omp parallel for") for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {   \
-      size_t b = (size_t)o % before, a = (size_t)o / before;                                     \
-      const T *p = x + b + a * before * len;                                                    \
-      double v = 0;                                                                             \
-      for (size_t l = 0; l < len; l++) v += (double)p[l * before];                              \
-      acc[o] = v;                                                                               \
-    }                                                                                           \
+#define SUM_DOUBLE(NAME, T)                                                            \
+  static void NAME(const T *x, double *acc, size_t before, size_t len, size_t after) { \
+    _Pragma("omp parallel for")                                                        \
+    for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {                      \
+      size_t b = (size_t)o % before, a = (size_t)o / before;                           \
+      const T *p = x + b + a * before * len;                                           \
+      double v = 0;                                                                    \
+      for (size_t l = 0; l < len; l++) v += (double)p[l * before];                     \
+      acc[o] = v;                                                                      \
+    }                                                                                  \
   }
 
-#define SUM_EXACT(NAME, T)                                                                      \
-  static void NAME(const T *x, double *y, size_t before, size_t len, size_t after) {            \
-    _Pragma("omp parallel for") for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {   \
-      size_t b = (size_t)o % before, a = (size_t)o / before;                                     \
-      const T *p = x + b + a * before * len;                                                    \
-      int64_t v = 0;                                                                            \
-      for (size_t l = 0; l < len; l++) v += (int64_t)p[l * before];                             \
-      y[o] = (double)v;                                                                         \
-    }                                                                                           \
+#define SUM_EXACT(NAME, T)                                                           \
+  static void NAME(const T *x, double *y, size_t before, size_t len, size_t after) { \
+    _Pragma("omp parallel for")                                                      \
+    for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {                    \
+      size_t b = (size_t)o % before, a = (size_t)o / before;                         \
+      const T *p = x + b + a * before * len;                                         \
+      int64_t v = 0;                                                                 \
+      for (size_t l = 0; l < len; l++) v += (int64_t)p[l * before];                  \
+      y[o] = (double)v;                                                              \
+    }                                                                                \
   }
 
 /* s = saturate(s + v), computed without overflowing: compare against the room left. */
-#define SUM_NATIVE(NAME, T, LO, HI)                                                             \
-  static void NAME(const T *x, T *y, size_t before, size_t len, size_t after) {                 \
-    _Pragma("omp parallel for") for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {   \
-      size_t b = (size_t)o % before, a = (size_t)o / before;                                     \
-      const T *p = x + b + a * before * len;                                                    \
-      T s = 0;                                                                                  \
-      for (size_t l = 0; l < len; l++) {                                                        \
-        T v = p[l * before];                                                                    \
-        if (v > 0 && s > (T)(HI - v)) s = HI;                                                   \
-        else if (v < 0 && s < (T)(LO - v)) s = LO;                                              \
-        else s = (T)(s + v);                                                                    \
-      }                                                                                         \
-      y[o] = s;                                                                                 \
-    }                                                                                           \
+#define SUM_NATIVE(NAME, T, LO, HI)                                             \
+  static void NAME(const T *x, T *y, size_t before, size_t len, size_t after) { \
+    _Pragma("omp parallel for")                                                 \
+    for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {               \
+      size_t b = (size_t)o % before, a = (size_t)o / before;                    \
+      const T *p = x + b + a * before * len;                                    \
+      T s = 0;                                                                  \
+      for (size_t l = 0; l < len; l++) {                                        \
+        T v = p[l * before];                                                    \
+        if (v > 0 && s > (T)(HI - v)) s = HI;                                   \
+        else if (v < 0 && s < (T)(LO - v)) s = LO;                              \
+        else s = (T)(s + v);                                                    \
+      }                                                                         \
+      y[o] = s;                                                                 \
+    }                                                                           \
   }
 
-#define SUM_NATIVE_U(NAME, T, HI)                                                               \
-  static void NAME(const T *x, T *y, size_t before, size_t len, size_t after) {                 \
-    _Pragma("omp parallel for") for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {   \
-      size_t b = (size_t)o % before, a = (size_t)o / before;                                     \
-      const T *p = x + b + a * before * len;                                                    \
-      T s = 0;                                                                                  \
-      for (size_t l = 0; l < len; l++) {                                                        \
-        T v = p[l * before], room = (T)(HI - s);                                                \
-        s = v > room ? (T)HI : (T)(s + v);                                                      \
-      }                                                                                         \
-      y[o] = s;                                                                                 \
-    }                                                                                           \
+#define SUM_NATIVE_U(NAME, T, HI)                                               \
+  static void NAME(const T *x, T *y, size_t before, size_t len, size_t after) { \
+    _Pragma("omp parallel for")                                                 \
+    for (ptrdiff_t o = 0; o < (ptrdiff_t)(before * after); o++) {               \
+      size_t b = (size_t)o % before, a = (size_t)o / before;                    \
+      const T *p = x + b + a * before * len;                                    \
+      T s = 0;                                                                  \
+      for (size_t l = 0; l < len; l++) {                                        \
+        T v = p[l * before], room = (T)(HI - s);                                \
+        s = v > room ? (T)HI : (T)(s + v);                                      \
+      }                                                                         \
+      y[o] = s;                                                                 \
+    }                                                                           \
   }
 
 SUM_DOUBLE(sum_f64, double)

@@ -5,10 +5,9 @@
 
 #include "ck_internal.h"
 
-static const char *const kernel_names[] = {"atomic",     "pairwise",   "interleaved",
-                                           "strided",    "sequential", "twoload",
-                                           "warpunroll", "shuffle",    "cub",
-                                           "cpu"};
+static const char *const kernel_names[] = {"atomic",     "pairwise", "interleaved", "strided",
+                                           "sequential", "twoload",  "warpunroll",  "shuffle",
+                                           "cub",        "cpu"};
 #define NUM_KERNELS (int)(sizeof kernel_names / sizeof kernel_names[0])
 
 int ck_sum_kernel_id(const char *name) {
@@ -69,9 +68,11 @@ static ck_status run_sum_call(void *ctx) { return ck_sum_device((const ck_sum_ar
 ck_status ck_sum_time(const ck_sum_args *a, const ck_timing *tm) {
   CK_TRY(check_args(a));
   if (a->kernel == CK_SUM_CPU) return ck_fail(CK_ERR_INVALID, "only GPU kernels can be timed");
-  if (tm->reps < 1 || tm->warmup < 0) return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
+  if (tm->reps < 1 || tm->warmup < 0)
+    return ck_fail(CK_ERR_INVALID, "reps must be >= 1, warmup >= 0");
   CK_TRY(ck_device_init());
-  if (a->before * a->after == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: the sum is empty");
+  if (a->before * a->after == 0)
+    return ck_fail(CK_ERR_INVALID, "nothing to time: the sum is empty");
   ck_sum_args d;
   ck_status s = upload(a, &d);
   if (s == CK_OK) s = ck_time_events(run_sum_call, &d, tm->warmup, tm->reps, tm->times_ms);

@@ -8,9 +8,7 @@
  * into the same form, so a parallel reduction over (a, lo, hi) that keeps the order of its
  * operands reproduces the sequential result exactly. |a| beyond the class's width W means the
  * result is pinned at lo or hi whatever s is, so a is clamped to +-W to stay in range. ---- */
-template <class W> struct satmap {
-  W a, lo, hi;
-};
+template <class W> struct satmap { W a, lo, hi; };
 
 template <class In> struct sat_traits { typedef i64 wide; };
 template <> struct sat_traits<i64> { typedef __int128 wide; };
@@ -30,10 +28,10 @@ template <class W> __device__ __forceinline__ satmap<W> compose(satmap<W> f, sat
 }
 
 template <class In> struct int_limits;
-#define CK_INT_LIMITS(T, LO, HI)                                            \
-  template <> struct int_limits<T> {                                        \
-    static __host__ __device__ __forceinline__ T lo() { return LO; }        \
-    static __host__ __device__ __forceinline__ T hi() { return HI; }        \
+#define CK_INT_LIMITS(T, LO, HI)                                     \
+  template <> struct int_limits<T> {                                 \
+    static __host__ __device__ __forceinline__ T lo() { return LO; } \
+    static __host__ __device__ __forceinline__ T hi() { return HI; } \
   };
 CK_INT_LIMITS(int8_t, INT8_MIN, INT8_MAX)
 CK_INT_LIMITS(uint8_t, 0, UINT8_MAX)
@@ -46,7 +44,9 @@ CK_INT_LIMITS(u64, 0, UINT64_MAX)
 
 template <class In> struct satops {
   typedef typename sat_traits<In>::wide W;
-  static __device__ __forceinline__ W width() { return (W)int_limits<In>::hi() - (W)int_limits<In>::lo() + 1; }
+  static __device__ __forceinline__ W width() {
+    return (W)int_limits<In>::hi() - (W)int_limits<In>::lo() + 1;
+  }
   static __device__ __forceinline__ satmap<W> identity() {
     satmap<W> r = {0, (W)int_limits<In>::lo(), (W)int_limits<In>::hi()};
     return r;
@@ -88,13 +88,14 @@ __global__ void sum_native_chunks(const In *__restrict__ x, satmap<typename sato
 }
 
 template <class In>
-__global__ void sum_native_finish(const satmap<typename satops<In>::W> *part, In *y,
-                                  size_t outputs, size_t chunks) {
+__global__ void sum_native_finish(const satmap<typename satops<In>::W> *part, In *y, size_t outputs,
+                                  size_t chunks) {
   typedef typename satops<In>::W W;
   size_t o = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (o >= outputs) return;
   satmap<W> acc = satops<In>::identity();
-  for (size_t c = 0; c < chunks; c++) acc = compose<W>(acc, part[o * chunks + c], satops<In>::width());
+  for (size_t c = 0; c < chunks; c++)
+    acc = compose<W>(acc, part[o * chunks + c], satops<In>::width());
   y[o] = (In)clampw<W>(acc.a, acc.lo, acc.hi); /* the composed map applied to 0 */
 }
 
@@ -112,10 +113,11 @@ ck_status sum_run_native(const In *x, In *y, size_t before, size_t len, size_t a
   satmap<W> *part = NULL;
   CK_TRY(ck_dev_alloc((void **)&part, outputs * chunks * sizeof *part));
   over_segments(outputs, [&](unsigned y0, unsigned rows) {
-    sum_native_chunks<In><<<dim3((unsigned)chunks, rows), SAT_TILE>>>(x, part, before, len, chunks,
-                                                                       y0);
+    sum_native_chunks<In>
+        <<<dim3((unsigned)chunks, rows), SAT_TILE>>>(x, part, before, len, chunks, y0);
   });
-  sum_native_finish<In><<<blocks_for(outputs, SUM_THREADS), SUM_THREADS>>>(part, y, outputs, chunks);
+  sum_native_finish<In>
+      <<<blocks_for(outputs, SUM_THREADS), SUM_THREADS>>>(part, y, outputs, chunks);
   cudaError_t e = cudaGetLastError();
   ck_dev_free(part);
   if (e != cudaSuccess) return ck_cuda_status(e, "launching a native sum kernel");
