@@ -50,37 +50,35 @@ FW_ROUND(fw_round_f, float)
 FW_ROUND(fw_round_d, double)
 FW_ROUND(fw_round_i, int64_t)
 
-/* An integer class's bounds, and element idx of an array of it. */
+/* An integer class's bounds, and element idx of an array of it: a case for each integer class
+ * the products take (ck_tables.h). */
+#define INT_CASE_(a, E, T, N, B, F, P, MX) CK_IF_##P(CK_IF_NOT_##F(case E : a(T)))
+#define BOUNDS_(T)                                          \
+  *lo = (int64_t)CK_CPU_LO(T), *hi = (int64_t)CK_CPU_HI(T); \
+  return;
+#define LOAD_(T) return ((const T *)W)[idx];
+#define STORE_(T)       \
+  ((T *)D)[idx] = (T)v; \
+  return;
+
 static void int_bounds(ck_dtype t, int64_t *lo, int64_t *hi) {
   switch (t) {
-  case CK_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
-  case CK_UINT8: *lo = 0, *hi = UINT8_MAX; break;
-  case CK_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
-  case CK_UINT16: *lo = 0, *hi = UINT16_MAX; break;
-  case CK_INT32: *lo = INT32_MIN, *hi = INT32_MAX; break;
-  default: *lo = 0, *hi = UINT32_MAX; break;
+    CK_CLASS_TABLE(INT_CASE_, BOUNDS_)
+  default: *lo = *hi = 0;
   }
 }
 
 static int64_t int_load(ck_dtype t, const void *W, size_t idx) {
   switch (t) {
-  case CK_INT8: return ((const int8_t *)W)[idx];
-  case CK_UINT8: return ((const uint8_t *)W)[idx];
-  case CK_INT16: return ((const int16_t *)W)[idx];
-  case CK_UINT16: return ((const uint16_t *)W)[idx];
-  case CK_INT32: return ((const int32_t *)W)[idx];
-  default: return ((const uint32_t *)W)[idx];
+    CK_CLASS_TABLE(INT_CASE_, LOAD_)
+  default: return 0;
   }
 }
 
 static void int_store(ck_dtype t, void *D, size_t idx, int64_t v) {
   switch (t) {
-  case CK_INT8: ((int8_t *)D)[idx] = (int8_t)v; break;
-  case CK_UINT8: ((uint8_t *)D)[idx] = (uint8_t)v; break;
-  case CK_INT16: ((int16_t *)D)[idx] = (int16_t)v; break;
-  case CK_UINT16: ((uint16_t *)D)[idx] = (uint16_t)v; break;
-  case CK_INT32: ((int32_t *)D)[idx] = (int32_t)v; break;
-  default: ((uint32_t *)D)[idx] = (uint32_t)v; break;
+    CK_CLASS_TABLE(INT_CASE_, STORE_)
+  default: return;
   }
 }
 
