@@ -20,8 +20,9 @@
 %! C = gpu_minplus (A, B);
 %! plan = ran ("product");
 %! gpus = gpu_info ();
+%! selected = find ([gpus.selected]);
 %! assert ({plan.where, plan.move, plan.panel, plan.devices, plan.narrow},
-%!         {"host", "panels", 500, find ([gpus.selected]), false});
+%!         {"host", "panels", 500, selected, false});
 %! assert ({plan.work, plan.words, plan.shifts, plan.tile}, {"single", "class", "none", [64 128 8]});
 %! assert (plan.split >= 1 && plan.clusters >= 1);
 %! assert (C, gpu_minplus (A, B, "kernel", "cpu"));
