@@ -65,35 +65,22 @@ function t = timed (what, cls, kernel, sz, warmup, reps, flag = "")
       one_command = false;   # no "help": a build from before the command table
     end_try_catch
   endif
-  flags = ifelse_cell (! isempty (flag), {flag});
+  flags = merge (isempty (flag), {}, {flag});
   if (one_command)
-    op = ifelse_str (strcmp (what, "apsp"), "apsp", "product");
-    sr = ifelse_str (strcmp (what, "apsp"), "min.+", what);
+    op = merge (strcmp (what, "apsp"), "apsp", "product");
+    sr = merge (strcmp (what, "apsp"), "min.+", what);
     t = __cudakernels__ ("time", op, sr, cls, kernel, sz, warmup, reps, flags{:});
   elseif (strcmp (what, "apsp"))
-    t = __cudakernels__ ("apsp_time", cls, sz, warmup, reps, ifelse_cell (! isempty (flag), {"paths"}){:});
+    paths = merge (isempty (flag), {}, {"paths"});
+    t = __cudakernels__ ("apsp_time", cls, sz, warmup, reps, paths{:});
   elseif (numel (sz) == 4)
-    op = ifelse_str (strcmp (what, "+.*"), "matmul", "minplus");
+    op = merge (strcmp (what, "+.*"), "matmul", "minplus");
     t = __cudakernels__ ("pages_time", op, cls, kernel, sz(1), sz(2), sz(3), sz(4), warmup, reps);
   elseif (strcmp (what, "+.*"))
     t = __cudakernels__ ("matmul_time", cls, kernel, sz(1), sz(2), sz(3), warmup, reps);
   else
-    t = __cudakernels__ ("minplus_time", cls, kernel, sz(1), sz(2), sz(3), warmup, reps,
-                         ifelse_cell (! isempty (flag), {"arg"}){:});
-  endif
-endfunction
-
-function c = ifelse_cell (cond, c)
-  if (! cond)
-    c = {};
-  endif
-endfunction
-
-function s = ifelse_str (cond, a, b)
-  if (cond)
-    s = a;
-  else
-    s = b;
+    arg = merge (isempty (flag), {}, {"arg"});
+    t = __cudakernels__ ("minplus_time", cls, kernel, sz(1), sz(2), sz(3), warmup, reps, arg{:});
   endif
 endfunction
 
