@@ -20,7 +20,10 @@ void gw_string(const mxArray *a, char *buf, size_t size, const char *what);
 int gw_mode(const mxArray *a, const char *const names[], int count, const char *usage);
 double gw_scalar(const mxArray *a, const char *what);
 size_t gw_size(const mxArray *a, const char *what); /* a non-negative integer */
-ck_dtype gw_dtype_name(const mxArray *a);           /* a class name, e.g. "single" */
+/* A vector of `least` to `most` non-negative integers into out (else the error `usage`); its
+ * length. */
+int gw_sizes(const mxArray *a, int least, int most, size_t *out, const char *usage);
+ck_dtype gw_dtype_name(const mxArray *a); /* a class name, e.g. "single" */
 mxClassID gw_class_of(ck_dtype t);
 int gw_dtype_of(const mxArray *a);        /* of a real, full array; -1 if none */
 ck_dtype gw_host_dtype(const mxArray *x); /* a real, full numeric array */

@@ -76,15 +76,8 @@ static void read_size(const mxArray *size, ck_product *p, const mxArray *A, cons
     if (mxGetM(B) != p->k) gw_fail_invalid("inner dimensions must agree: columns(A) == rows(B)");
     return;
   }
-  if (!size || !mxIsDouble(size) || mxIsComplex(size) || mxGetNumberOfElements(size) != 3)
-    gw_fail_invalid("SIZE must be [M K N]");
-  const double *v = mxGetPr(size);
   size_t dims[3];
-  for (int i = 0; i < 3; i++) {
-    if (!(v[i] >= 0) || v[i] != (double)(size_t)v[i] || v[i] > 9.0e15)
-      gw_fail_invalid("SIZE must hold non-negative integers");
-    dims[i] = (size_t)v[i];
-  }
+  gw_sizes(size, 3, 3, dims, "SIZE must be [M K N], non-negative integers");
   p->m = dims[0], p->k = dims[1], p->n = dims[2];
 }
 

@@ -34,18 +34,6 @@ static time_flags read_flags(int nrhs, const mxArray *prhs[]) {
   return f;
 }
 
-/* SIZE: `least` to `most` non-negative integers into out; returns how many. */
-static int read_size(const mxArray *a, int least, int most, size_t *out, const char *usage) {
-  const size_t count = mxIsDouble(a) && !mxIsComplex(a) ? mxGetNumberOfElements(a) : 0;
-  if (count < (size_t)least || count > (size_t)most) gw_fail_invalid(usage);
-  const double *v = mxGetPr(a);
-  for (size_t i = 0; i < count; i++) {
-    if (!(v[i] >= 0) || v[i] != (double)(size_t)v[i] || v[i] > 9.0e15) gw_fail_invalid(usage);
-    out[i] = (size_t)v[i];
-  }
-  return (int)count;
-}
-
 /* What is timed: a product call, or shortest paths of class t on n vertices. */
 typedef struct {
   int apsp;
@@ -62,7 +50,7 @@ static void product_args(const mxArray *prhs[], const time_flags *f, timed *w) {
   c->p.t = gw_dtype_name(prhs[2]);
   c->p.kernel = gw_kernel(prhs[3], c->semiring);
   size_t size[4];
-  const int dims = read_size(prhs[4], 3, 4, size, "SIZE of a product is [M K N] or [M K N P]");
+  const int dims = gw_sizes(prhs[4], 3, 4, size, "SIZE of a product is [M K N] or [M K N P]");
   c->p.m = size[0], c->p.k = size[1], c->p.n = size[2];
   w->pages = (ck_pages){dims == 4 ? size[3] : 0, 0, 0, NULL, NULL};
   if (dims == 4) c->pages = &w->pages;
@@ -75,7 +63,7 @@ static void apsp_args(const mxArray *prhs[], const time_flags *f, timed *w) {
   char kernel[8];
   gw_string(prhs[3], kernel, sizeof kernel, "KERNEL");
   if (strcmp(kernel, "gpu")) gw_fail_invalid("only the \"gpu\" kernel of shortest paths is timed");
-  read_size(prhs[4], 1, 1, &w->n, "SIZE of shortest paths is N");
+  gw_sizes(prhs[4], 1, 1, &w->n, "SIZE of shortest paths is N");
   if (f->data != CK_DATA_INTS || f->calls != 1)
     gw_fail_invalid("shortest paths are timed on integers 0..999, one call at a time");
 }

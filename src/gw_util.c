@@ -67,6 +67,17 @@ size_t gw_size(const mxArray *a, const char *what) {
   return (size_t)v;
 }
 
+int gw_sizes(const mxArray *a, int least, int most, size_t *out, const char *usage) {
+  const size_t count = a && mxIsDouble(a) && !mxIsComplex(a) ? mxGetNumberOfElements(a) : 0;
+  if (count < (size_t)least || count > (size_t)most) gw_fail_invalid(usage);
+  const double *v = mxGetPr(a);
+  for (size_t i = 0; i < count; i++) {
+    if (!(v[i] >= 0) || v[i] != (double)(size_t)v[i] || v[i] > 9.0e15) gw_fail_invalid(usage);
+    out[i] = (size_t)v[i];
+  }
+  return (int)count;
+}
+
 /* A class name; each operation checks which classes it supports. */
 ck_dtype gw_dtype_name(const mxArray *a) {
   char name[16];

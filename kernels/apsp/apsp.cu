@@ -271,14 +271,12 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                    "the graph has a negative cycle: vertex %zu has a negative weight to itself",
                    a->cycle_vertex);
   }
-  const bool narrow = a->plan ? a->plan->narrow : ck_minplus_set_narrow(-1) != CK_NARROW_OFF;
-  const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, narrow)
+  const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, a->plan->narrow)
                                                : ap_pick_form(a->t, f);
-  if (a->plan) /* found: the work type */
-    a->plan->work = form == AP_U32      ? CK_UINT32
-                    : form == AP_U16    ? CK_UINT16
-                    : form == AP_DOUBLE ? CK_DOUBLE
-                                        : a->t;
+  a->plan->work /* found: the work type */ = form == AP_U32      ? CK_UINT32
+                                             : form == AP_U16    ? CK_UINT16
+                                             : form == AP_DOUBLE ? CK_DOUBLE
+                                                                 : a->t;
   if (form == AP_U32) return ap_run<Tc, uint32_t>(a, parts, count, sc);
   if (form == AP_U16) return ap_run<Tc, uint16_t>(a, parts, count, sc);
   if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc>(a, parts, count, sc);

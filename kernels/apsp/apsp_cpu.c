@@ -172,8 +172,8 @@ ck_status ck_apsp_cpu(ck_apsp_args *a) {
       if (!BETTER(v, EMPTY(lo, hi))) {
         v = EMPTY(lo, hi);
         if (a->P) a->P[idx] = 0;
-      } else if (v < lo || v > hi) {
-        v = v < lo ? lo : hi;
+      } else if (v < lo) {
+        v = lo;
       }
       int_store(t, a->D, idx, v);
     }

@@ -13,21 +13,6 @@
 
 #include "ck_internal.h"
 
-static ck_status check_class(ck_dtype t) {
-  if ((int)t >= 0 && t < CK_INT64) return CK_OK;
-  return ck_fail(CK_ERR_INVALID,
-                 "shortest paths take double, single and integers up to 32 bits, not %s",
-                 ck_dtype_name(t));
-}
-
-static ck_devices current_alone(void) {
-  ck_devices d;
-  memset(&d, 0, sizeof d);
-  d.count = 1;
-  d.devices[0] = ck_device_current();
-  return d;
-}
-
 /* The shares: whole pivot blocks, as even as they come, in the list's order; with fewer blocks
  * than devices the last devices get none. Returns how many there are. */
 static int plan_shares(size_t n, const ck_devices *d, ck_apsp_part *parts) {
@@ -64,13 +49,10 @@ static void free_pieces(ck_apsp_part *parts, int count, const int *own) {
   }
 }
 
-/* The plan's devices (with no plan, those asked for, or the current device alone). */
+/* The plan's devices. */
 static ck_status shares_for(const ck_apsp_args *a, ck_apsp_part *parts, int *count) {
-  const ck_devices one = current_alone(), *d = a->plan                           ? &a->plan->devices
-                                               : a->devices && a->devices->count ? a->devices
-                                                                                 : &one;
-  CK_TRY(ck_devices_check(d));
-  *count = plan_shares(a->n, d, parts);
+  CK_TRY(ck_devices_check(&a->plan->devices));
+  *count = plan_shares(a->n, &a->plan->devices, parts);
   return CK_OK;
 }
 
@@ -83,14 +65,14 @@ static ck_status run_shares(ck_apsp_args *a, const ck_apsp_part *parts, int coun
   return s != CK_OK ? s : u;
 }
 
-/* With no plan (a direct call of the C API), each entry point runs as a call of its own. */
+/* With no plan (a direct call of the C API), each entry point runs as a call of its own, which
+ * checks the class; below, a->plan is always there. */
 static ck_status as_call(ck_apsp_args *a, ck_where where) {
   ck_plan own;
   return ck_apsp_call(a, where, &own);
 }
 
 ck_status ck_apsp(ck_apsp_args *a) {
-  CK_TRY(check_class(a->t));
   if (!a->plan) return as_call(a, CK_ON_HOST);
   if (a->kernel == CK_APSP_CPU) return ck_apsp_cpu(a);
   if (a->kernel != CK_APSP_GPU)

@@ -312,8 +312,7 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
                                              cudaHostAllocPortable),
                                "allocating pinned memory");
   /* the plan's (plan.c): one share with paths, more than one round */
-  const bool ahead = a->plan ? a->plan->looks_ahead
-                             : count == 1 && slabs[0].N && slabs[0].np > AP_BLOCK;
+  const bool ahead = a->plan->looks_ahead;
   for (int i = 0; i < count; i++) {
     runs[i].m = slabs[i];
     devs[i] = slabs[i].dev;

@@ -116,10 +116,7 @@ typedef struct {
 static ck_status run_apsp(void *ctx) { return ck_apsp_device(&((timed_apsp *)ctx)->a); }
 
 ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm) {
-  if ((int)t < 0 || t >= CK_NUM_DTYPES || !(CK_PRODUCT_CLASSES >> t & 1u))
-    return ck_fail(CK_ERR_INVALID,
-                   "shortest paths take double, single and integers up to 32 bits, not %s",
-                   ck_dtype_name(t));
+  CK_TRY(ck_apsp_check_class(t));
   CK_TRY(ck_device_init());
   if (n == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: n is 0");
   const size_t bytes = n * n * ck_dtype_size(t);

@@ -129,6 +129,8 @@ void ck_plan_keep(const ck_plan *pl); /* as the last plan */
 ck_status ck_plan_share(const ck_plan *call, const ck_product *share, ck_plan *pl);
 /* A share's findings into the call's plan (the first device product's; page counts add). */
 void ck_plan_merge(ck_plan *into, const ck_plan *from);
+/* CK_ERR_INVALID unless shortest paths take class t. */
+ck_status ck_apsp_check_class(ck_dtype t);
 /* What a product with no plan decides: the look for the integer paths, the pages mode. */
 int ck_plan_narrow_default(const ck_product *p);
 int ck_plan_pages_mode(const ck_plan *pl); /* pl's, or the setting where pl is NULL */

@@ -6,8 +6,8 @@
  * without broadcasting; for N-D broadcasting, one per stretch of C's first page dimension), and
  * each run goes to the product's batch function: one launch over all its pages. Where that
  * declines (another kernel, pages that each fill the GPU, sums needing v2) the run's pages go
- * one by one through the 2-D device product, without a host round trip between them. How is the
- * plan's pages mode (plan.c); the plan counts the runs and the single pages. */
+ * one by one through the 2-D device product, without a host round trip between them. Which of
+ * the two the plan's pages mode says (plan.c); the plan counts the runs and the single pages. */
 #include <stdlib.h>
 
 #include "ck_internal.h"

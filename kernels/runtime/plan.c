@@ -193,6 +193,25 @@ static ck_status plan_host_2d(ck_plan *pl) {
   return CK_OK;
 }
 
+/* How a 2-D call (or a share of one) on host arrays moves on the current device: the arithmetic
+ * product whole, a semiring product in panels or slices. */
+static ck_status plan_host_move(ck_plan *pl) {
+  if (pl->semiring == CK_PLUS_TIMES) {
+    pl->move = CK_MOVE_WHOLE;
+    return CK_OK;
+  }
+  return pl->m && pl->n ? plan_host_2d(pl) : CK_OK;
+}
+
+/* The CPU kernels take host arrays and no devices. */
+static ck_status check_cpu_kernel(ck_where where, const ck_devices *devices) {
+  if (where != CK_ON_HOST)
+    return ck_fail(CK_ERR_INVALID, "the cpu kernel takes host arrays, not device arrays");
+  if (devices && devices->count > 0)
+    return ck_fail(CK_ERR_INVALID, "the cpu kernel runs on the CPU: DEVICES does not apply");
+  return CK_OK;
+}
+
 /* Whether the call's single or double values are looked at for the integer paths: min.+ on
  * warptile, by the mode, in "auto" where the product (one page of a paged call: the batched
  * kernels do not narrow) is large enough for the look to pay. */
@@ -220,11 +239,7 @@ static ck_status check_product(const ck_call *c) {
   CK_TRY(ck_semiring_check((ck_semiring)c->semiring, p->t));
   if (p->kernel < 0 || p->kernel > CK_MINPLUS_CPU)
     return ck_fail(CK_ERR_INVALID, "unknown min-plus kernel %d", p->kernel);
-  if (p->kernel == CK_MINPLUS_CPU && c->where != CK_ON_HOST)
-    return ck_fail(CK_ERR_INVALID, "the cpu kernel takes host arrays, not device arrays");
-  if (p->kernel == CK_MINPLUS_CPU && c->devices && c->devices->count > 0)
-    return ck_fail(CK_ERR_INVALID, "the cpu kernel runs on the CPU: DEVICES does not apply");
-  return CK_OK;
+  return p->kernel == CK_MINPLUS_CPU ? check_cpu_kernel(c->where, c->devices) : CK_OK;
 }
 
 /* The call itself, before any decision. */
@@ -265,16 +280,9 @@ ck_status ck_plan_product(const ck_call *c, ck_plan *pl) {
   const int spread = c->where == CK_ON_HOST && pairs >= CK_SPREAD_MIN_PAIRS;
   CK_TRY(plan_devices(c->devices, spread, &pl->devices));
   if (c->where != CK_ON_HOST) return CK_OK;
-  if (!semiring) {
-    pl->move = CK_MOVE_WHOLE;
-    return CK_OK;
-  }
-  if (pl->devices.count > 1 || pl->devices.devices[0] != ck_device_current()) {
-    /* each device's share is planned on its device, by ck_plan_share (spread.c) */
-    pl->move = CK_MOVE_NONE;
-    return CK_OK;
-  }
-  return pl->m && pl->n ? plan_host_2d(pl) : CK_OK;
+  /* elsewhere, each device's share is planned on its device, by ck_plan_share (spread.c) */
+  const int here = pl->devices.count == 1 && pl->devices.devices[0] == ck_device_current();
+  return !semiring || here ? plan_host_move(pl) : CK_OK;
 }
 
 /* A share of a host-array call run on its own (a device's columns, a page), planned on the
@@ -291,14 +299,17 @@ ck_status ck_plan_share(const ck_plan *call, const ck_product *share, ck_plan *p
   pl->words = CK_WORDS_NONE;
   current_alone(&pl->devices);
   if (call->where != CK_ON_HOST || call->move == CK_MOVE_CPU) return CK_OK;
-  if (call->semiring == CK_PLUS_TIMES) {
-    pl->move = CK_MOVE_WHOLE;
-    return CK_OK;
-  }
-  return pl->m && pl->n ? plan_host_2d(pl) : CK_OK;
+  return plan_host_move(pl);
 }
 
 /* ---- shortest paths ---- */
+
+ck_status ck_apsp_check_class(ck_dtype t) {
+  if ((int)t >= 0 && t < CK_NUM_DTYPES && (CK_PRODUCT_CLASSES >> t & 1u)) return CK_OK;
+  return ck_fail(CK_ERR_INVALID,
+                 "shortest paths take double, single and integers up to 32 bits, not %s",
+                 ck_dtype_name(t));
+}
 
 ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   const ck_call c = {(int)a->semiring,
@@ -311,11 +322,9 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   if (a->semiring != CK_SR_MIN_PLUS)
     return ck_fail(CK_ERR_INVALID, "shortest paths take the semiring min.+, not %s",
                    ck_plan_semiring_name((int)a->semiring));
+  CK_TRY(ck_apsp_check_class(a->t));
   if (a->kernel == CK_APSP_CPU) {
-    if (where != CK_ON_HOST)
-      return ck_fail(CK_ERR_INVALID, "the cpu kernel takes host arrays, not device arrays");
-    if (a->devices && a->devices->count > 0)
-      return ck_fail(CK_ERR_INVALID, "the cpu kernel runs on the CPU: DEVICES does not apply");
+    CK_TRY(check_cpu_kernel(where, a->devices));
     pl->move = CK_MOVE_CPU;
     return CK_OK;
   }
