@@ -5,8 +5,9 @@
 #   bench/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
-# output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench narrow
-# pages apsp e2e matmulbench sumbench devices compare" (compare: this build against the one
+# output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench mxm
+# narrow pages apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
+# MXM_ARGS, Octave option pairs) (compare: this build against the one
 # installed under $COMPARE_PKG, alternating processes $COMPARE_ROUNDS times, default 2) (devices: one GPU against all of them; on a one-GPU machine the
 # cost of the spread, at 16384 only unless DEVICES_ARGS, Octave option pairs, say otherwise)
 # (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
@@ -52,7 +53,7 @@ if has_step memcheck; then
   echo "== compute-sanitizer memcheck"
   start=$SECONDS
   sanitizer memcheck "$out/memcheck.log" \
-    "sanitize_minplus (); sanitize_sum (); sanitize_matmul (); sanitize_apsp (); sanitize_spread ();"
+    "sanitize_minplus (); sanitize_mxm (); sanitize_sum (); sanitize_matmul (); sanitize_apsp (); sanitize_spread ();"
   rc=$?
   grep -E "ERROR SUMMARY|LEAK SUMMARY|sanitize_|error" "$out/memcheck.log" | head -20
   echo "memcheck exit status: $rc ($((SECONDS - start)) s)"
@@ -61,7 +62,7 @@ fi
 if has_step racecheck; then
   # racecheck lost track of launches from two host threads at once and hung: the spread
   # products' threads run under memcheck only (tests/sanitize_spread.m)
-  for script in sanitize_minplus sanitize_sum sanitize_matmul sanitize_apsp; do
+  for script in sanitize_minplus sanitize_mxm sanitize_sum sanitize_matmul sanitize_apsp; do
     echo "== compute-sanitizer racecheck: $script"
     start=$SECONDS
     export -f sanitizer
@@ -92,6 +93,8 @@ if has_step bench; then
     'narrow', 'off', 'csv', '$out/bench_minplus_e2e.csv');" 2>&1 | grep -v "ignoring const" | tee "$out/bench.txt"
 fi
 
+has_step mxm && bench_step bench_mxm.txt "gpu_mxm: every semiring against its ceiling" \
+  "bench_mxm (${MXM_ARGS:+$MXM_ARGS, }'csv', '$out/bench_mxm.csv');"
 has_step narrow && bench_step bench_narrow.txt "integer-valued single and double on the integer paths" \
   "bench_narrow ('csv', '$out/bench_narrow.csv');"
 has_step pages && bench_step bench_pages.txt "paged products and small calls" \
@@ -136,7 +139,7 @@ fi
 if has_step dev && [[ -x $here/../dev/semiring ]]; then
   echo "== dev/: the C drivers, check and time without Octave"
   d=$here/../dev
-  for drv in ceilings semiring matmul sum apsp; do
+  for drv in ceilings semiring boolean matmul sum apsp; do
     [[ -x $d/$drv ]] || continue
     echo "-- dev/$drv"
     args=${DEV_ARGS:-}

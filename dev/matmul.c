@@ -79,7 +79,7 @@ static void run_case(dev_check *c, ck_dtype t, int kernel, const shape *s, int f
   void *dA = NULL, *dB = NULL, *dC = NULL, *C = dev_xmalloc(nc * es);
   char label[128];
   snprintf(label, sizeof label, "%zux%zux%zu %s", s->m, s->k, s->n, flavour_names[flavour]);
-  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, s->m, s->k, s->n, NULL};
+  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, s->m, s->k, s->n, NULL, CK_SR_MIN_PLUS};
   ck_status st;
   c->cases++;
   if ((st = dev_put(&dA, A, s->m * s->k * es)) || (st = dev_put(&dB, B, s->k * s->n * es)) ||
@@ -122,7 +122,7 @@ static void check(dev_check *c, ck_dtype t, int kernel, uint64_t seed) {
 /* The median time of an n^3 product in ms, or 0 (with the reason printed) if it failed. */
 static double time_product(ck_dtype t, int kernel, const dev_opts *o) {
   double *times = dev_xmalloc((size_t)o->reps * sizeof *times), ms = 0;
-  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, o->n, o->n, o->n, NULL};
+  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, o->n, o->n, o->n, NULL, CK_SR_MIN_PLUS};
   ck_timing tm = {1, o->reps, times, CK_DATA_INTS, 0};
   if (ck_matmul_time(&p, &tm) == CK_OK) ms = dev_median(times, o->reps);
   else printf("  timing failed: %s\n", ck_last_error());

@@ -151,7 +151,8 @@ static void run_case(dev_check *c, ck_dtype t, int kernel, const shape *s, int f
     ok = dev_fail_status(c, label, st);
   for (int with_k = 0; ok && with_k < 2; with_k++) {
     if (with_k) strcat(label, ", with K");
-    ck_product p = {t, kernel, dA, dB, dC, with_k ? dK : NULL, s->m, s->k, s->n, NULL};
+    ck_product p = {t,    kernel,        dA, dB, dC, with_k ? dK : NULL, s->m, s->k, s->n,
+                    NULL, CK_SR_MIN_PLUS};
     c->cases++;
     if ((st = dev_poison(dC, nc * es)) || (with_k && (st = dev_poison(dK, nc * sizeof *K))) ||
         (st = ck_minplus_device(&p)) || (st = ck_device_sync()) ||
@@ -201,7 +202,7 @@ static double ceiling_of(ck_dtype t) {
 static void time_product(ck_dtype t, int kernel, const dev_opts *o) {
   const size_t n = o->n;
   double *times = dev_xmalloc((size_t)o->reps * sizeof *times);
-  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, n, n, n, NULL};
+  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, n, n, n, NULL, CK_SR_MIN_PLUS};
   ck_timing tm = {1, o->reps, times, CK_DATA_INTS, 0};
   int before = ck_minplus_set_narrow(o->flag ? CK_NARROW_ALWAYS : CK_NARROW_OFF);
   ck_status st = ck_minplus_time(&p, 0, &tm);

@@ -8,10 +8,11 @@ classdef gpu_array < handle
   ## @deftypefnx {} {@var{G} =} gpu_array (@var{X}, "device", @var{I})
   ## An array kept in GPU memory, so that chained GPU calls skip the PCIe bus.
   ##
-  ## @code{gpu_array (@var{X})} copies the real, full numeric array @var{X}
-  ## (double, single or any integer class) to the device, through pinned staging
-  ## buffers, and returns a handle to it.  @code{gather (@var{G})} copies it back.
-  ## @code{gpu_minplus}, @code{gpu_matmul} and @code{gpu_sum} accept gpu_array
+  ## @code{gpu_array (@var{X})} copies the real, full numeric or logical array
+  ## @var{X} (double, single, any integer class or logical) to the device,
+  ## through pinned staging buffers, and returns a handle to it.  @code{gather
+  ## (@var{G})} copies it back.  @code{gpu_minplus}, @code{gpu_mxm},
+  ## @code{gpu_matmul} and @code{gpu_sum} accept gpu_array
   ## inputs; when any input is one, a host input is uploaded, the whole operation
   ## runs on the device, and the result is a gpu_array: nothing returns to the
   ## host until @code{gather}.
@@ -76,9 +77,9 @@ classdef gpu_array < handle
       if (isa (X, "gpu_array"))
         X = gather (X);
       endif
-      if (! (isnumeric (X) && isreal (X) && ! issparse (X)))
+      if (! ((isnumeric (X) || islogical (X)) && isreal (X) && ! issparse (X)))
         error ("cudakernels:invalidinput",
-               "gpu_array: X must be a real, full numeric array, not %s%s",
+               "gpu_array: X must be a real, full numeric or logical array, not %s%s",
                ck_pick (issparse (X), "sparse ", ""), class (X));
       endif
       G.id = ck_call ("gpu_array", "array_put", X, where{:});
@@ -158,7 +159,8 @@ classdef gpu_array < handle
       printf ("\n");
     endfunction
 
-    ## A new device array holding G converted to CLS ("single" or "double").
+    ## A new device array holding G converted to CLS ("single" or "double"; or
+    ## "logical" from any class, nonzero as true, NaN refused).
     function H = to_class (G, cls)
       if (strcmp (cls, G.cls))
         H = G;
@@ -203,7 +205,7 @@ endfunction
 %!error <Invalid call> gpu_array ()
 %!error id=cudakernels:invalidinput gpu_array ({1})
 %!error id=cudakernels:invalidinput gpu_array ("abc")
-%!error id=cudakernels:invalidinput gpu_array (true (2))
+%!error id=cudakernels:invalidinput gpu_array (sparse (true (2)))
 %!error id=cudakernels:invalidinput gpu_array ([1+2i 3])
 %!error id=cudakernels:invalidinput gpu_array (speye (3))
 

@@ -25,6 +25,7 @@ size_t gw_size(const mxArray *a, const char *what); /* a non-negative integer */
 int gw_sizes(const mxArray *a, int least, int most, size_t *out, const char *usage);
 ck_dtype gw_dtype_name(const mxArray *a); /* a class name, e.g. "single" */
 mxClassID gw_class_of(ck_dtype t);
+mxArray *gw_create_array(mwSize nd, const mwSize *dims, ck_dtype t);
 int gw_dtype_of(const mxArray *a);        /* of a real, full array; -1 if none */
 ck_dtype gw_host_dtype(const mxArray *x); /* a real, full numeric array */
 ck_dtype gw_matrix_dtype(const mxArray *a, const char *what);       /* ... and 2-D */

@@ -39,7 +39,7 @@ void cmd_array_get(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     prod *= (size_t)v;
   }
   if (prod != numel) gw_fail_invalid("DIMS do not match the array's number of elements");
-  mxArray *x = mxCreateUninitNumericArray((mwSize)nd, dims, gw_class_of(t), mxREAL);
+  mxArray *x = gw_create_array((mwSize)nd, dims, t);
   ck_status s = ck_download(mxGetData(x), p, numel * ck_dtype_size(t));
   if (s != CK_OK) mxDestroyArray(x);
   gw_check(s);

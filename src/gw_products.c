@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gateway.h"
+#include "orand.h"
 
 int gw_semiring(const mxArray *a) {
   char name[32];
@@ -132,9 +133,16 @@ void cmd_product(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   else gw_device_result(plhs, pc.c.p.t, pc.c.p.m * pc.c.p.n * pages, witness, run_call, &pc);
 }
 
+/* "minplus_ceiling", CLASS [, SEMIRING [, PATH]]: the semiring's (min.+ by default) probe on
+ * CLASS; or.and's PATH "tensor" (the default) or "lop3". */
 void cmd_minplus_ceiling(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nlhs, (void)nrhs;
+  (void)nlhs;
+  static const char *const paths[] = {"tensor", "lop3"};
+  const ck_dtype t = gw_dtype_name(prhs[0]);
+  const int s = nrhs > 1 ? gw_semiring(prhs[1]) : CK_SR_MIN_PLUS;
+  if (s == CK_PLUS_TIMES) gw_fail_invalid("the ceilings are the semirings'; +.* has cuBLAS");
+  const int path = nrhs > 2 ? gw_mode(prhs[2], paths, 2, "PATH is \"tensor\" or \"lop3\"") : 0;
   double rate = 0;
-  gw_check(ck_minplus_ceiling(gw_dtype_name(prhs[0]), &rate));
+  gw_check(ck_semiring_ceiling((ck_semiring)s, t, path ? CK_ORAND_LOP3 : CK_ORAND_TENSOR, &rate));
   plhs[0] = mxCreateDoubleScalar(rate);
 }

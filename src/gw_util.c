@@ -87,11 +87,18 @@ ck_dtype gw_dtype_name(const mxArray *a) {
   return (ck_dtype)t;
 }
 
-#define GW_MX_CLASS_(a, E, T, N, B, F, P, MX) [E] = mx##MX##_CLASS,
+#define GW_MX_CLASS_(a, E, T, N, B, F, P, L, MX) [E] = mx##MX##_CLASS,
 static const mxClassID mx_classes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(GW_MX_CLASS_, _)};
 #undef GW_MX_CLASS_
 
 mxClassID gw_class_of(ck_dtype t) { return mx_classes[t]; }
+
+/* An array of class t for results, uninitialized where the API allows (logical has no such
+ * form). */
+mxArray *gw_create_array(mwSize nd, const mwSize *dims, ck_dtype t) {
+  if (t == CK_LOGICAL) return mxCreateLogicalArray(nd, dims);
+  return mxCreateUninitNumericArray(nd, (mwSize *)dims, gw_class_of(t), mxREAL);
+}
 
 /* The ck_dtype of a real, full numeric array, or -1. */
 int gw_dtype_of(const mxArray *a) {
@@ -182,7 +189,8 @@ void gw_device_result(mxArray *plhs[], ck_dtype t, size_t count, int witness, gw
 
 void gw_host_result(mxArray *plhs[], ck_dtype t, size_t rows, size_t cols, int witness,
                     gw_device_run *run, void *ctx) {
-  mxArray *C = mxCreateUninitNumericMatrix((mwSize)rows, (mwSize)cols, gw_class_of(t), mxREAL);
+  const mwSize dims[2] = {(mwSize)rows, (mwSize)cols};
+  mxArray *C = gw_create_array(2, dims, t);
   mxArray *K = witness
                    ? mxCreateUninitNumericMatrix((mwSize)rows, (mwSize)cols, mxDOUBLE_CLASS, mxREAL)
                    : NULL;

@@ -136,7 +136,15 @@
 %!         {"product", "min.+", "double", "cpu", "host", "cpu"});
 %! assert ([plan.m plan.k plan.n plan.pages], [3 4 5 0]);
 %! assert ({plan.witness, plan.narrow, plan.devices, plan.words}, {false, false, zeros(1, 0), "none"});
-%! expect_invalid (@() product ("max.*", "host", A, B, "cpu"), 'unknown semiring "max.\*"');
+%! expect_invalid (@() product ("min.*", "host", A, B, "cpu"), 'unknown semiring "min.\*"');
+%! expect_invalid (@() product ("max.*", "host", int8 (A), int8 (B), "cpu"),
+%!                 "the max.\* product takes double, single, not int8");
+%! expect_invalid (@() product ("or.and", "host", A, B, "cpu"), "takes logical, not double");
+%! [C, K] = product ("max.min", "host", A, B, "cpu");
+%! [R, RK] = max (min (A, permute (B, [3 1 2])), [], 2);
+%! assert (isequaln ({C, K}, {reshape(R, 3, 5), reshape(RK, 3, 5)}));
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.semiring, "max.min");
 %! expect_invalid (@() product ("min.+", "nowhere", A, B, "cpu"), "WHERE is");
 %! expect_invalid (@() product ("min.+", "host", A, B, "nope"), 'unknown min-plus kernel "nope"');
 %! expect_invalid (@() product ("+.*", "host", A, B, "cpu"), 'unknown matmul kernel "cpu"');

@@ -5,6 +5,7 @@
 ## @deftypefn {} {[@var{A}, @var{B}, @var{kernel}, @var{devices}] =} ck_matrix_args (@var{caller}, @var{op}, @var{default}, @var{aliases}, @var{A}, @dots{})
 ## Parse and check the arguments of a matrix product @code{@var{caller} (@var{A},
 ## [@var{B}], "kernel", @var{name}, "devices", @var{list})}: real, full single or double operands
+## (@var{op} @qcode{"minplus"}: also the integer classes up to 32 bits; @qcode{"orand"}: logical)
 ## with agreeing inner dimensions (@var{B} = @var{A}, square, when absent), of
 ## any number of dimensions, the ones beyond the second (pages) matching or 1,
 ## as in @code{pagemtimes}; single wins over double; the kernel one of @code{gpu_kernels
@@ -26,7 +27,8 @@ function [A, B, kernel, devices] = ck_matrix_args (caller, op, default, aliases,
   ## given; the closure that asks, 3.5 us to make, is made once per caller
   persistent kernel_checks = struct ();
   if (! isfield (kernel_checks, caller))
-    kernel_checks.(caller) = @() {gpu_kernels(op), aliases};
+    family = ck_pick (strcmp (op, "orand"), "minplus", op);   # or.and: the semirings' kernels
+    kernel_checks.(caller) = @() {gpu_kernels(family), aliases};
   endif
   [kernel, devices] = ck_options (caller, opts, {"kernel", default, kernel_checks.(caller);
                                                 "devices", [], "devices"});
@@ -95,7 +97,9 @@ endfunction
 
 function c = supported_classes (op)
   c = {"double", "single"};
-  if (strcmp (op, "minplus"))
+  if (strcmp (op, "orand"))
+    c = {"logical"};
+  elseif (strcmp (op, "minplus"))
     c = [c, {"int8", "uint8", "int16", "uint16", "int32", "uint32"}];
   endif
 endfunction
@@ -109,11 +113,11 @@ function check_operand (caller, X, dev, cls, dims, name, classes)
     endif
     return;
   endif
-  if ((isinteger (X) && ! any (strcmp (cls, classes))) || islogical (X))
+  if ((isinteger (X) || islogical (X)) && ! any (strcmp (cls, classes)))
     error ("cudakernels:invalidinput",
            "%s: %s is %s; the supported classes are %s", caller, name, cls,
            strjoin (classes, ", "));
-  elseif (! (isfloat (X) || isinteger (X)))
+  elseif (! (isfloat (X) || isinteger (X) || islogical (X)))
     error ("cudakernels:invalidinput",
            "%s: %s must be a numeric matrix of class %s, not %s", caller, name,
            strjoin (classes, ", "), cls);

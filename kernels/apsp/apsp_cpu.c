@@ -52,7 +52,7 @@ FW_ROUND(fw_round_i, int64_t)
 
 /* An integer class's bounds, and element idx of an array of it: a case for each integer class
  * the products take (ck_tables.h). */
-#define INT_CASE_(a, E, T, N, B, F, P, MX) CK_IF_##P(CK_IF_NOT_##F(case E : a(T)))
+#define INT_CASE_(a, E, T, N, B, F, P, L, MX) CK_IF_##P(CK_IF_NOT_##F(case E : a(T)))
 #define BOUNDS_(T)                                          \
   *lo = (int64_t)CK_CPU_LO(T), *hi = (int64_t)CK_CPU_HI(T); \
   return;

@@ -19,8 +19,16 @@
 #define CK_CPU_BETTER_MIN(t, v) ((t) < (v) || ((v) != (v) && (t) == (t)))
 #define CK_CPU_EMPTY_MIN(LO, HI) (HI)
 
+#define CK_CPU_PICK_MAX(v, t) ((t) > (v) || (v) != (v) ? (t) : (v))
+#define CK_CPU_BETTER_MAX(t, v) ((t) > (v) || ((v) != (v) && (t) == (t)))
+#define CK_CPU_EMPTY_MAX(LO, HI) (LO)
+
 #define CK_CPU_MUL_PLUS(a, b) ((a) + (b))
 #define CK_CPU_ONE_PLUS 0
+/* min and max as multiplies ignore a NaN operand, as Octave's min (a, b) and max (a, b) do */
+#define CK_CPU_MUL_MIN(a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
+#define CK_CPU_MUL_MAX(a, b) ((b) > (a) || (a) != (a) ? (b) : (a))
+#define CK_CPU_MUL_TIMES(a, b) ((a) * (b))
 
 /* An integer class T's bounds, and a wide type for its terms (by its size B in bytes). */
 #define CK_CPU_SIGNED(T) (!((T) ~(T)0 > 0)) /* all ones is -1: a test no compiler warns of */
@@ -31,15 +39,18 @@
 #define CK_CPU_WIDE_4 int64_t
 #define CK_CPU_WIDE_8 int64_t
 
-/* CK_CPU_EACH(X): X(SE, ADD, MUL, E, T, B, F) for every semiring and every class the products
- * take (ck_tables.h): the references' instantiation lists and dispatch tables. */
+/* CK_CPU_EACH(X): X(SE, ADD, MUL, E, T, B, F) for every semiring and every class it takes
+ * (ck_tables.h): the references' instantiation lists and dispatch tables. */
 #define CK_CPU_CALL_(m, args) m args
-#define CK_CPU_UNPACK_(X, SE, ADD, MUL) X, SE, ADD, MUL
-#define CK_CPU_CLASS_(x, E, T, N, B, F, P, MX) \
-  CK_IF_##P(CK_CPU_CALL_(CK_CPU_APPLY_, (CK_CPU_UNPACK_ x, E, T, B, F)))
+#define CK_CPU_UNPACK_(X, SE, ADD, MUL, W) X, SE, ADD, MUL
+#define CK_CPU_WORD_(X, SE, ADD, MUL, W) W
+#define CK_CPU_TAKES_(x, F, P, L) CK_CPU_CALL_(CK_CPU_TAKES2_, (CK_CPU_WORD_ x, F, P, L))
+#define CK_CPU_TAKES2_(W, F, P, L) CK_TAKES_##W(F, P, L)
+#define CK_CPU_CLASS_(x, E, T, N, B, F, P, L, MX) \
+  CK_IF(CK_CPU_TAKES_(x, F, P, L))(CK_CPU_CALL_(CK_CPU_APPLY_, (CK_CPU_UNPACK_ x, E, T, B, F)))
 #define CK_CPU_APPLY_(X, SE, ADD, MUL, E, T, B, F) X(SE, ADD, MUL, E, T, B, F)
 #define CK_CPU_SEMIRING_(X, SE, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) \
-  CK_CLASS_TABLE(CK_CPU_CLASS_, (X, SE, ADD, MUL))
+  CK_CLASS_TABLE(CK_CPU_CLASS_, (X, SE, ADD, MUL, CLASSES))
 #define CK_CPU_EACH(X) CK_SEMIRING_TABLE(CK_CPU_SEMIRING_, X)
 
 #endif

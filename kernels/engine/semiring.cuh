@@ -13,11 +13,12 @@
  *                 two 16-bit halves (DPX and SIMD intrinsics)
  *   multiplies    sr_plus: the term, its identity, and how it may run on integer words
  *                 (SR_WORDS_SHIFT: shift-invariant, a - s and b - s give the term shifted by
- *                 2s, which is what lets integer classes run on unsigned DPX words; min and max
- *                 as multiplies will be SR_WORDS_ORDER: any order-preserving map is exact)
+ *                 2s, which is what lets integer classes run on unsigned DPX words); sr_min and
+ *                 sr_max as multiplies (SR_WORDS_ORDER: any order-preserving map is exact);
+ *                 sr_times
  *   semirings     sr_semiring<ADD, MUL>, with the fused word step of the hardware (DPX
- *                 VIADDMNMX for min.+) and what makes a path unbounded; sr_min_plus is the
- *                 first instance
+ *                 VIADDMNMX for min.+ and max.+) and what makes a path unbounded: sr_min_plus,
+ *                 sr_max_plus, sr_max_min, sr_min_max, sr_max_times, sr_or_and (ck_tables.h)
  *   accumulation  sr_acc<SR, T>: how SR accumulates class T: its start value, pick, saturation
  *                 to the class (Octave's integer arithmetic saturates), better, store, empty
  *
@@ -65,6 +66,13 @@ __device__ __forceinline__ double sr_start_nan(double) {
   return __longlong_as_double(0x7fffffffffffffffLL);
 }
 
+/* How a multiply may run on unsigned integer words (see the top). */
+enum sr_words {
+  SR_WORDS_NONE = 0, /* no exact form on unsigned words */
+  SR_WORDS_SHIFT,    /* (a - s) op (b - r) == (a op b) - (s + r): operands shift into words */
+  SR_WORDS_ORDER     /* depends on the order of the operands only: any monotone map is exact */
+};
+
 /* ---- adds ---- */
 struct sr_min {
   /* the reduction; for floats fminf/fmin, which ignore a NaN operand */
@@ -109,6 +117,19 @@ struct sr_min {
   static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
     return __vcmpltu2(t, v);
   }
+  /* as a multiply (max.min, or.and): the term is the pick itself, which ignores a NaN operand as
+   * Octave's min (a, b) does; it stays within the operands' range */
+  enum { words = SR_WORDS_ORDER };
+  template <class W> static __host__ __device__ __forceinline__ W term(W a, W b) {
+#ifdef __CUDA_ARCH__
+    return pick(a, b); /* floating point: one FMNMX */
+#else
+    return b < a || a != a ? b : a;
+#endif
+  }
+  template <class T> static __host__ __device__ __forceinline__ T one() { return empty<T>(); }
+  template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo; }
+  template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi; }
 };
 
 struct sr_max {
@@ -140,14 +161,21 @@ struct sr_max {
   static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
     return __vcmpgtu2(t, v);
   }
+  /* as a multiply (min.max): see sr_min */
+  enum { words = SR_WORDS_ORDER };
+  template <class W> static __host__ __device__ __forceinline__ W term(W a, W b) {
+#ifdef __CUDA_ARCH__
+    return pick(a, b); /* floating point: one FMNMX */
+#else
+    return b > a || a != a ? b : a;
+#endif
+  }
+  template <class T> static __host__ __device__ __forceinline__ T one() { return empty<T>(); }
+  template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo; }
+  template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi; }
 };
 
 /* ---- multiplies ---- */
-enum sr_words {
-  SR_WORDS_NONE = 0, /* no exact form on unsigned words */
-  SR_WORDS_SHIFT,    /* (a - s) op (b - r) == (a op b) - (s + r): operands shift into words */
-  SR_WORDS_ORDER     /* depends on the order of the operands only: any monotone map is exact */
-};
 
 struct sr_plus {
   enum { words = SR_WORDS_SHIFT };
@@ -159,6 +187,13 @@ struct sr_plus {
   template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi + hi; }
   /* on words of shifted operands, whole or as two halves: the spreads fit, so no half carries */
   static __device__ __forceinline__ uint32_t term_word(uint32_t a, uint32_t b) { return a + b; }
+};
+
+/* times (max.*): floating point only (ck_tables.h says why); one FMUL per term */
+struct sr_times {
+  enum { words = SR_WORDS_NONE };
+  template <class W> static __host__ __device__ __forceinline__ W term(W a, W b) { return a * b; }
+  template <class T> static __host__ __device__ __forceinline__ T one() { return (T)1; }
 };
 
 /* ---- semirings ---- */
@@ -181,6 +216,50 @@ struct sr_min_plus : sr_semiring<sr_min, sr_plus> {
     return __viaddmin_u16x2(a, b, c);
   }
 };
+
+/* max.+ (Viterbi, longest and critical paths): DPX's max-add; unbounded on a positive cycle. */
+struct sr_max_plus : sr_semiring<sr_max, sr_plus> {
+  template <class W> static __host__ __device__ __forceinline__ bool unbounded(W d) {
+    return add::beats(d, mul::template one<W>());
+  }
+  static __device__ __forceinline__ uint32_t step_u32(uint32_t a, uint32_t b, uint32_t c) {
+    return __viaddmax_u32(a, b, c);
+  }
+  static __device__ __forceinline__ uint32_t step_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+    return __viaddmax_u16x2(a, b, c);
+  }
+};
+
+/* max.min (widest paths) and min.max (minimax paths): compares only, two per pair; always
+ * bounded. On words of order-preserving maps: two VIMNMX, or two SIMD halves. */
+struct sr_max_min : sr_semiring<sr_max, sr_min> {
+  template <class W> static __host__ __device__ __forceinline__ bool unbounded(W) { return false; }
+  static __device__ __forceinline__ uint32_t step_u32(uint32_t a, uint32_t b, uint32_t c) {
+    return max(min(a, b), c);
+  }
+  static __device__ __forceinline__ uint32_t step_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+    return __vmaxu2(__vminu2(a, b), c);
+  }
+};
+struct sr_min_max : sr_semiring<sr_min, sr_max> {
+  template <class W> static __host__ __device__ __forceinline__ bool unbounded(W) { return false; }
+  static __device__ __forceinline__ uint32_t step_u32(uint32_t a, uint32_t b, uint32_t c) {
+    return min(max(a, b), c);
+  }
+  static __device__ __forceinline__ uint32_t step_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+    return __vminu2(__vmaxu2(a, b), c);
+  }
+};
+
+/* max.* (most reliable paths): unbounded where a cycle's product exceeds 1. */
+struct sr_max_times : sr_semiring<sr_max, sr_times> {
+  template <class W> static __host__ __device__ __forceinline__ bool unbounded(W d) {
+    return add::beats(d, mul::template one<W>());
+  }
+};
+
+/* or.and on logical 0 and 1: max.min there; the GPU runs it bit-packed (kernels/boolean). */
+struct sr_or_and : sr_max_min {};
 
 /* ---- how a semiring accumulates a class ---- */
 template <class SR, class T> struct sr_acc {

@@ -22,6 +22,7 @@ static ck_status run_product(const ck_call *c, ck_plan *pl) {
   const family f = family_of(c->semiring);
   ck_product p = c->p;
   p.plan = pl;
+  if (c->semiring != CK_PLUS_TIMES) p.semiring = (ck_semiring)c->semiring;
   if (c->pages && c->where == CK_ON_HOST)
     return ck_pages_host(f.device, f.batch, f.host, pl->move == CK_MOVE_CPU, &p, c->pages);
   if (c->pages) return ck_pages_device(f.device, f.batch, &p, c->pages);
@@ -74,6 +75,7 @@ ck_status ck_product_time(const ck_call *c, const ck_timing *tm, ck_plan *pl) {
   if (s == CK_OK) s = ck_random_operands(&c->p, pages, tm, &t.d);
   if (s == CK_OK) {
     t.d.plan = pl;
+    if (c->semiring != CK_PLUS_TIMES) t.d.semiring = (ck_semiring)c->semiring;
     t.pg = (ck_pages){pages, pages, pages, NULL, NULL};
     s = ck_time_calls(run_timed, &t, tm->warmup, tm->reps, tm->calls, tm->times_ms);
   }

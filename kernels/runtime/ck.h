@@ -27,7 +27,7 @@ typedef enum {
 } ck_status;
 
 /* Element classes, named as Octave names them (ck_tables.h). */
-#define CK_CLASS_ENUM_(a, E, T, N, B, F, P, MX) E,
+#define CK_CLASS_ENUM_(a, E, T, N, B, F, P, L, MX) E,
 typedef enum { CK_CLASS_TABLE(CK_CLASS_ENUM_, _) CK_NUM_DTYPES } ck_dtype;
 #undef CK_CLASS_ENUM_
 
@@ -106,9 +106,11 @@ void ck_dev_set_limit(size_t bytes); /* 0: no limit */
 /* Return the blocks the allocator keeps for reuse to the device (waits for the device first). */
 void ck_dev_trim(void);
 
-/* ---- min-plus product (minplus*.cu, minplus_host.c, minplus_cpu.c) ----
- * C(i,j) = min_k A(i,k) + B(k,j); all matrices column-major, A m-by-k, B k-by-n, C m-by-n.
- * NaN terms are ignored unless every term is NaN (Octave's min); k == 0 gives +Inf. */
+/* ---- semiring products (minplus*.cu, minplus_host.c, minplus_cpu.c; or.and: kernels/boolean)
+ * C(i,j) = ADD_k MUL(A(i,k), B(k,j)) of the product's semiring (min.+: min_k A(i,k) + B(k,j));
+ * all matrices column-major, A m-by-k, B k-by-n, C m-by-n. NaN terms are ignored unless every
+ * term is NaN (Octave's min and max); k == 0 gives ADD's identity (+Inf for min, -Inf for max,
+ * intmax or intmin for integers, false for or.and). */
 typedef enum {
   CK_MINPLUS_NAIVE = 0, /* v0: one thread per output, threads along columns (uncoalesced) */
   CK_MINPLUS_COALESCED, /* v1: one thread per output, threads along rows (coalesced) */
@@ -125,8 +127,9 @@ int ck_minplus_kernel_id(const char *name);
 const char *ck_minplus_kernel_name(int id);
 
 /* One product: class, kernel, operands and sizes. Column-major: A m-by-k, B k-by-n, C m-by-n.
- * K: the min-plus witness (Octave's [C, K] = min (..., [], 2)), K(i,j) the smallest k attaining
- * C(i,j), 1-based, as a double; 1 where every term is NaN; 0 everywhere when k == 0. NULL: none.
+ * K: the witness (Octave's [C, K] = min (..., [], 2), or max), K(i,j) the smallest k attaining
+ * C(i,j), 1-based, as a double; 1 where every term is NaN; 0 everywhere when k == 0; for or.and
+ * the first k with A(i,k) & B(k,j), 0 where there is none. NULL: none.
  * Host or device pointers, as the function it is handed to says. */
 typedef struct {
   ck_dtype t;
@@ -138,11 +141,13 @@ typedef struct {
   /* The call's plan (ck_plan.h), which executors read and note into; NULL: each entry point
    * plans for itself (the C drivers in dev/ call them so). */
   ck_plan *plan;
+  /* The semiring of a semiring product (0: min.+); the call sets it from its own (ck_call). */
+  ck_semiring semiring;
 } ck_product;
 
 /* How a kernel is timed: `warmup` untimed runs, then `reps` runs each timed with events into
  * times_ms (reps entries), on inputs of kind `data` where the timing makes its own. */
-enum { CK_DATA_INTS = 0, CK_DATA_FRACTIONS = 1, CK_DATA_WIDE = 2 };
+enum { CK_DATA_INTS = 0, CK_DATA_FRACTIONS = 1, CK_DATA_WIDE = 2, CK_DATA_BITS = 3 };
 typedef struct {
   int warmup, reps;
   double *times_ms;
@@ -429,8 +434,11 @@ const char *ck_cublas_library(void); /* the file loaded, or "" */
 void ck_cublas_release(void);        /* destroy the handle; the next use creates a new one */
 
 /* ---- ceilings (ceiling.cu) ----
- * Rate, in pair updates per second, of a register-only min-plus inner loop with no memory
- * traffic: the compute ceiling a min-plus kernel is measured against on this GPU. */
+ * Rate, in pair updates per second, of a register-only inner loop of semiring s on class t with
+ * no memory traffic: the compute ceiling a kernel of s is measured against on this GPU. or.and
+ * (any t) has two, by path: the 1-bit tensor cores (CK_ORAND_TENSOR, also for path 0) and 32-bit
+ * word operations (CK_ORAND_LOP3; kernels/boolean/orand.h). ck_minplus_ceiling: of min.+. */
+ck_status ck_semiring_ceiling(ck_semiring s, ck_dtype t, int path, double *pairs_per_second);
 ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second);
 
 #ifdef __cplusplus

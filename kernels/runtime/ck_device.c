@@ -26,14 +26,14 @@ static int call_device = -1, call_open = 0;
 void ck_device_forget(void) {
   for (int d = 0; d < CK_MAX_DEVICES; d++) ready[d] = 0;
 }
-#define CK_DTYPE_ROW_(a, E, T, N, B, F, P, MX) [E] = {#N, B, F},
+#define CK_DTYPE_ROW_(a, E, T, N, B, F, P, L, MX) [E] = {#N, B, F},
 static const struct {
   const char *name;
   size_t size;
   int floating;
 } dtypes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(CK_DTYPE_ROW_, _)};
 #undef CK_DTYPE_ROW_
-#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) [E] = {NAME, ALIAS, CLASSES},
+#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) [E] = {NAME, ALIAS, CK_CLASSES(CLASSES)},
 static const struct {
   const char *name, *alias;
   unsigned classes;

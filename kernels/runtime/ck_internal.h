@@ -100,8 +100,9 @@ ck_status ck_device_flags(volatile int **host, int **dev);
  * within the test limit. */
 size_t ck_dev_budget(void);
 
-/* min(C, Ct) with Octave's rules, K = Kt + k0 where Ct wins (minplus.cu): slices of k. */
-ck_status ck_minplus_merge_device(ck_dtype t, void *dC, double *dK, const void *dCt,
+/* C = ADD(C, Ct) of semiring s with Octave's rules, K = Kt + k0 where Ct wins (minplus.cu):
+ * slices of k. */
+ck_status ck_minplus_merge_device(ck_semiring s, ck_dtype t, void *dC, double *dK, const void *dCt,
                                   const double *dKt, size_t count, size_t k0);
 
 /* One device's share of a shortest-path call (apsp_host.c plans the shares, apsp.cu runs them):

@@ -35,7 +35,10 @@ typedef enum {
   CK_WORDS_CLASS,    /* the class's own arithmetic (single, double; every class on v0 to v2) */
   CK_WORDS_U32,      /* DPX on 32-bit words */
   CK_WORDS_U16X2,    /* DPX on two 16-bit sums packed in a word */
-  CK_WORDS_WIDE      /* sums no word holds: v2's wide accumulation */
+  CK_WORDS_WIDE,     /* sums no word holds: v2's wide accumulation */
+  CK_WORDS_BITS,     /* or.and bit-packed, the plain kernel (kernels/boolean) */
+  CK_WORDS_LOP3,     /* or.and bit-packed, OR of ANDs of 32-bit words */
+  CK_WORDS_B1MMA     /* or.and bit-packed on the 1-bit tensor cores (AND and POPC) */
 } ck_words;
 
 /* How an integer product on DPX words learned the shifts into its words (found). */

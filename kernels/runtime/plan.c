@@ -48,7 +48,8 @@ const char *ck_move_name(ck_move m) {
 }
 
 const char *ck_words_name(ck_words w) {
-  static const char *const names[] = {"none", "class", "u32", "u16x2", "wide"};
+  static const char *const names[] = {"none", "class", "u32",  "u16x2",
+                                      "wide", "bits",  "lop3", "b1mma"};
   return NAME_OF(names, w);
 }
 
@@ -314,7 +315,7 @@ ck_status ck_apsp_check_class(ck_dtype t) {
 ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   const ck_call c = {(int)a->semiring,
                      where,
-                     {a->t, a->kernel, NULL, NULL, NULL, NULL, a->n, a->n, a->n, NULL},
+                     {a->t, a->kernel, NULL, NULL, NULL, NULL, a->n, a->n, a->n, NULL, a->semiring},
                      NULL,
                      a->devices,
                      a->P != NULL};

@@ -1,13 +1,17 @@
-/* The compute ceiling of a min-plus kernel on this GPU: the rate of pair updates v = min(v, x + y)
- * from registers only, with no memory traffic, in the same 8x8-accumulator shape a register-blocked
- * kernel uses. A kernel's Tpair/s over this rate says how much of the arithmetic pipe it uses.
- * Integer classes are probed on the instruction their fastest path uses: the DPX min-add on 32-bit
- * words for int32/uint32, and on two 16-bit halves (two pairs per instruction) for the 8- and
- * 16-bit classes. */
+/* The compute ceiling of a semiring kernel on this GPU: the rate of pair updates
+ * v = ADD(v, MUL(x, y)) from registers only, with no memory traffic, in the same
+ * 8x8-accumulator shape a register-blocked kernel uses. A kernel's Tpair/s over this rate says
+ * how much of the arithmetic pipe it uses. Integer classes are probed on the instructions their
+ * fastest exact path uses: for min.+ and max.+ the DPX min-add or max-add on 32-bit words for
+ * int32/uint32, and on two 16-bit halves (two pairs per instruction) for the 8- and 16-bit
+ * classes; for max.min and min.max two compares on words or on halves. or.and's probes are the
+ * boolean family's (kernels/boolean). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "ck_internal.h"
+#include "dispatch.cuh"
+#include "orand.h"
 #include "semiring.cuh"
 
 #define R 8
@@ -77,35 +81,25 @@ static int cmp_float(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
+/* The probe P's rate in pair updates per second: the median of REPS timed launches after a
+ * warm-up, on BLOCKS_PER_SM blocks per SM. */
+template <class P> static ck_status time_probe(typename P::T seed, double *pairs_per_second) {
   enum { REPS = 7 };
-  if ((int)t < 0 || t >= CK_INT64)
-    return ck_fail(CK_ERR_INVALID, "the ceiling probe measures the min-plus classes, not %s",
-                   ck_dtype_name(t));
-  int pairs_per_update = t == CK_DOUBLE || t == CK_SINGLE || t == CK_INT32 || t == CK_UINT32 ? 1
-                                                                                             : 2;
+  typedef typename P::T T;
   CK_TRY(ck_device_init());
   int sms = 0, dev = 0;
   CK_CUDA(cudaGetDevice(&dev), "querying the device");
   CK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying SMs");
   unsigned blocks = (unsigned)(sms * BLOCKS_PER_SM);
   void *out = NULL;
-  CK_TRY(ck_dev_alloc(&out, (size_t)blocks * BLOCK * sizeof(double)));
+  CK_TRY(ck_dev_alloc(&out, (size_t)blocks * BLOCK * sizeof(T)));
   cudaEvent_t start = NULL, stop = NULL;
   float times[REPS];
   cudaError_t e = cudaEventCreate(&start);
   if (e == cudaSuccess) e = cudaEventCreate(&stop);
   for (int r = -1; r < REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
     cudaEventRecord(start, 0);
-    if (t == CK_SINGLE)
-      ceiling_kernel<probe_float<sr_min_plus, float>><<<blocks, BLOCK>>>((float *)out, 1.0f, ITERS);
-    else if (t == CK_DOUBLE)
-      ceiling_kernel<probe_float<sr_min_plus, double>>
-          <<<blocks, BLOCK>>>((double *)out, 1.0, ITERS);
-    else if (pairs_per_update == 1)
-      ceiling_kernel<probe_u32<sr_min_plus>><<<blocks, BLOCK>>>((unsigned *)out, 1u, ITERS);
-    else
-      ceiling_kernel<probe_u16x2<sr_min_plus>><<<blocks, BLOCK>>>((unsigned *)out, 0x10001u, ITERS);
+    ceiling_kernel<P><<<blocks, BLOCK>>>((T *)out, seed, ITERS);
     if ((e = cudaGetLastError()) != cudaSuccess) break;
     cudaEventRecord(stop, 0);
     if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)
@@ -116,7 +110,34 @@ extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
   ck_dev_free(out);
   if (e != cudaSuccess) return ck_cuda_status(e, "running the ceiling probe");
   qsort(times, REPS, sizeof times[0], cmp_float);
-  double pairs = (double)blocks * BLOCK * ITERS * R * R * pairs_per_update;
+  double pairs = (double)blocks * BLOCK * ITERS * R * R * P::PAIRS;
   *pairs_per_second = pairs / (times[REPS / 2] * 1e-3);
   return CK_OK;
+}
+
+/* Semiring SR on class t: single and double in the class; 32-bit integers on one word per pair
+ * (DPX for the + semirings), the 8- and 16-bit classes two halves per word. */
+template <class SR> static ck_status probe_semiring(ck_dtype t, double *rate) {
+  if (t == CK_SINGLE) return time_probe<probe_float<SR, float>>(1.0f, rate);
+  if (t == CK_DOUBLE) return time_probe<probe_float<SR, double>>(1.0, rate);
+  if constexpr (std::is_same<SR, sr_max_times>::value) {
+    return ck_fail(CK_ERR_INVALID, "max.* takes single and double");
+  } else {
+    if (t == CK_INT32 || t == CK_UINT32) return time_probe<probe_u32<SR>>(1u, rate);
+    return time_probe<probe_u16x2<SR>>(0x10001u, rate);
+  }
+}
+
+extern "C" ck_status ck_semiring_ceiling(ck_semiring s, ck_dtype t, int path, double *rate) {
+  if (s == CK_SR_OR_AND) return ck_orand_ceiling(path ? path : CK_ORAND_TENSOR, rate);
+  CK_TRY(ck_semiring_check(s, t));
+  return ck_with_semiring(s, CK_ERR_INVALID, [&](auto sr) {
+    typedef typename decltype(sr)::type SR;
+    if constexpr (std::is_same<SR, sr_or_and>::value) return CK_ERR_INVALID;
+    else return probe_semiring<SR>(t, rate);
+  });
+}
+
+extern "C" ck_status ck_minplus_ceiling(ck_dtype t, double *pairs_per_second) {
+  return ck_semiring_ceiling(CK_SR_MIN_PLUS, t, 0, pairs_per_second);
 }

@@ -3,8 +3,9 @@
  * exports to the dispatch in minplus.cu:
  *   minplus_ladder.cu    v0 naive, v1 coalesced, v2 register-blocked (also the wide fallback)
  *   minplus_float.cu     v3 warptile for single and double
- *   minplus_dpx.cu       v3 warptile for the integer classes, through DPX words (its Ops in
- *                        minplus_dpx.cuh)
+ *   minplus_dpx.cu       v3 warptile for min.+'s integer classes, through DPX words (its Ops
+ *                        in minplus_dpx.cuh)
+ *   minplus_widen.cu     the other semirings' 8- and 16-bit classes on minplus_float.cu's v3
  * Tuning constants live in minplus_policy.cuh; split-K and the witness fix-up, shared by both
  * warptile paths, in minplus_warptile.cuh.
  *
@@ -24,9 +25,11 @@
 #include "minplus_policy.cuh"
 #include "semiring.cuh"
 
-/* The family's semiring: gpu_minplus is min.+ (semiring.cuh). How a class accumulates under it
- * (the wide type W, the start value, pick, saturation, better, store) is sr_acc's; the runners
- * below are instantiated for min.+, and a product of another semiring passes its own SR. */
+/* The family's semirings: every one of the table's but or.and (kernels/boolean), min.+ the first
+ * (gpu_minplus). How a class accumulates under one (the wide type W, the start value, pick,
+ * saturation, better, store) is sr_acc's. The runners take the semiring as a template argument
+ * SR through their problem (mp_problem<T, SR>); the DPX paths (minplus_dpx.cu) and the
+ * narrowing of single and double (minplus_narrow.cu) are min.+'s. */
 typedef sr_min_plus mp_sr;
 template <class T, class SR = mp_sr> using mp_traits = sr_acc<SR, T>;
 
@@ -47,7 +50,8 @@ struct mp_pages {
 
 /* One product on the device: operands, result and (with the witness) K, the smallest k attaining
  * each minimum, 1-based, as a double; with pg.count, a batch of them (pages). */
-template <class T> struct mp_problem {
+template <class T, class SR = mp_sr> struct mp_problem {
+  typedef SR sr;
   const T *A, *B;
   T *C;
   double *K;
@@ -124,24 +128,46 @@ int mp_sm_count(void);
 ck_status mp_try_narrow(const ck_product *p, int *done);
 
 /* The runners (ARG: with the witness K). Each checks its own launches. */
-template <class T, bool ARG> ck_status mp_run_naive(const mp_problem<T> &p);
-template <class T, bool ARG> ck_status mp_run_coalesced(const mp_problem<T> &p);
-template <class T, bool ARG> ck_status mp_run_regblock(const mp_problem<T> &p);
-template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_naive(const mp_problem<T, SR> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_coalesced(const mp_problem<T, SR> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_regblock(const mp_problem<T, SR> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &p);
 template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &p);
+/* minplus_widen.cu: the 8- and 16-bit classes of max.+ (without the witness), max.min and
+ * min.max on the single warptile; *took = false, nothing run, where it does not apply or has no
+ * room. */
+template <class T, bool ARG, class SR>
+ck_status mp_run_widened(const mp_problem<T, SR> &p, bool *took);
 /* The same over a batch (p.pg.count > 0) in one launch of the paged kernels; the integer runner
  * sets *took = false, having computed nothing, when the sums need v2's wide accumulation. */
-template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_pages_float(const mp_problem<T, SR> &p);
 template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &p, bool *took);
 
 /* Explicit instantiations of a runner for each class it serves, in the file that defines it. */
 #define MP_INSTANTIATE(RUN, T)                              \
   template ck_status RUN<T, false>(const mp_problem<T> &p); \
   template ck_status RUN<T, true>(const mp_problem<T> &p);
-/* ... for every class the products take (ck_tables.h), or its integer classes. */
-#define MP_INST_ROW_(RUN, E, T, N, B, F, P, MX) CK_IF_##P(MP_INSTANTIATE(RUN, T))
-#define MP_INST_INT_ROW_(RUN, E, T, N, B, F, P, MX) CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE(RUN, T)))
-#define MP_INSTANTIATE_ALL(RUN) CK_CLASS_TABLE(MP_INST_ROW_, RUN)
+#define MP_INSTANTIATE_SR(RUN, T, SR)                               \
+  template ck_status RUN<T, false, SR>(const mp_problem<T, SR> &p); \
+  template ck_status RUN<T, true, SR>(const mp_problem<T, SR> &p);
+/* ... for the integer classes the products take (ck_tables.h), of min.+ (the DPX runners). */
+#define MP_INST_INT_ROW_(RUN, E, T, N, B, F, P, L, MX) \
+  CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE(RUN, T)))
 #define MP_INSTANTIATE_INTS(RUN) CK_CLASS_TABLE(MP_INST_INT_ROW_, RUN)
+/* ... for every semiring of the family and every class it takes (FILTER ANY), or its floating
+ * point classes (FILTER FLOATS). */
+#define MP_FILTER_ANY(F) 1
+#define MP_FILTER_FLOATS(F) F
+#define MP_CALL_(m, args) m args
+#define MP_SR_ROW_(x, E, T, N, B, F, P, L, MX) MP_CALL_(MP_SR_ROW2_, (MP_UNPACK_ x, T, F, P, L))
+#define MP_UNPACK_(RUN, SR, W, FILTER) RUN, SR, W, FILTER
+#define MP_SR_ROW2_(RUN, SR, W, FILTER, T, F, P, L) \
+  CK_IF(CK_TAKES_##W(F, P, L))                      \
+  (CK_IF(MP_FILTER_##FILTER(F))(CK_IF_NOT_##L(MP_INSTANTIATE_SR(RUN, T, SR))))
+#define MP_SR_EACH_(x, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) \
+  CK_CLASS_TABLE(MP_SR_ROW_, (MP_CALL_(MP_FIRST2_, x), TYPE, CLASSES, MP_CALL_(MP_SECOND2_, x)))
+#define MP_FIRST2_(a, b) a
+#define MP_SECOND2_(a, b) b
+#define MP_INSTANTIATE_SEMIRINGS(RUN, FILTER) CK_SEMIRING_TABLE(MP_SR_EACH_, (RUN, FILTER))
 
 #endif

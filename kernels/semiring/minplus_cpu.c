@@ -117,11 +117,20 @@ CK_CPU_EACH(REF_DEFINE_)
 static ref_fn *const refs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH(REF_ENTRY_)};
 static ref_arg_fn *const arg_refs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH(REF_ARG_ENTRY_)};
 
+/* or.and's K is 0 where no k has A(i,k) & B(k,j), where max.min's is the first k attaining the
+ * false C (1). */
+static void orand_no_witness(const ck_product *p) {
+  const uint8_t *C = p->C;
+  for (size_t e = 0; e < p->m * p->n; e++)
+    if (!C[e]) p->K[e] = 0;
+}
+
 ck_status ck_semiring_cpu(ck_semiring s, const ck_product *p) {
   const ck_status st = ck_semiring_check(s, p->t);
   if (st != CK_OK) return st;
   if (p->K) arg_refs[s][p->t](p->A, p->B, p->C, p->K, p->m, p->k, p->n);
   else refs[s][p->t](p->A, p->B, p->C, p->m, p->k, p->n);
+  if (p->K && s == CK_SR_OR_AND) orand_no_witness(p);
   return CK_OK;
 }
 

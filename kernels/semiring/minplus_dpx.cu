@@ -494,6 +494,6 @@ MP_INSTANTIATE_INTS(mp_run_warptile_int)
 #define MP_INSTANTIATE_PAGES(RUN, T)                               \
   template ck_status RUN<T, false>(const mp_problem<T> &, bool *); \
   template ck_status RUN<T, true>(const mp_problem<T> &, bool *);
-#define MP_INSTANTIATE_PAGES_ROW(RUN, E, T, N, B, F, P, MX) \
+#define MP_INSTANTIATE_PAGES_ROW(RUN, E, T, N, B, F, P, L, MX) \
   CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE_PAGES(RUN, T)))
 CK_CLASS_TABLE(MP_INSTANTIATE_PAGES_ROW, mp_run_pages_int)

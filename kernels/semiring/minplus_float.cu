@@ -1,4 +1,5 @@
-/* Min-plus v3 warptile for single and double: one FADD and one FMNMX per pair update, on the
+/* Semiring v3 warptile for single and double, every semiring of the family (SR): for min.+ one
+ * FADD and one FMNMX per pair update (max.min two FMNMX, max.* FMUL and FMNMX), on the
  * warp-tiled kernel of warptile.cuh through the shared Op of minplus_warptile.cuh. Ragged shapes
  * are padded with NaN, which the min ignores. */
 #include "minplus_warptile.cuh"
@@ -6,9 +7,9 @@
 /* Floating point: FADD + FMNMX per pair; NaN terms are ignored as in the other versions. The
  * row-major transposed product is Octave's column-major C, so results go straight to C and the
  * tiles to K (for witness_fixup), or both to the planes of a split. */
-template <class TT> struct mp_float_sums {
+template <class TT, class SR> struct mp_float_sums {
   typedef TT T;
-  typedef mp_traits<T> tr;
+  typedef mp_traits<T, SR> tr;
   T *C;         /* C, or the planes */
   double *tile; /* with the witness: K, or the planes' tiles */
   static __device__ __forceinline__ T identity() { return tr::init(); }
@@ -21,7 +22,7 @@ template <class TT> struct mp_float_sums {
       id = tile;
     }
   }
-  template <bool ARG> using take = merge_take<T, ARG>;
+  template <bool ARG> using take = merge_take<T, ARG, SR>;
   template <bool ARG>
   __device__ __forceinline__ void store(T v, uint32_t id, int i, int j, int Mr, int Nr,
                                         int plane) const {
@@ -30,16 +31,16 @@ template <class TT> struct mp_float_sums {
     if (ARG) tile[at] = id;
   }
 };
-template <class T, bool ARG> using mp_float_op = mp_op<mp_float_sums<T>, ARG>;
+template <class T, bool ARG, class SR> using mp_float_op = mp_op<mp_float_sums<T, SR>, ARG>;
 
-template <class T, bool ARG>
+template <class T, bool ARG, class SR>
 __global__ void merge_planes(const T *__restrict__ P, const double *__restrict__ Pt, int splits,
                              size_t count, T *__restrict__ C, double *__restrict__ tile) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   T v = 0;
   double id = 0;
   if (merge_runs(P, ARG ? Pt : (const double *)NULL, splits, count, idx, v, id,
-                 merge_take<T, ARG>())) {
+                 merge_take<T, ARG, SR>())) {
     C[idx] = v;
     if (ARG) tile[idx] = id;
   }
@@ -76,11 +77,13 @@ static ck_status pad_operand(const T *src, size_t rows, size_t cols, size_t rows
   return CK_OK;
 }
 
-template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T> &q) {
+template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &q) {
   const size_t m = q.m, k = q.k, n = q.n;
   typedef typename v3_cfg<T, ARG>::type cfg;
-  typedef mp_float_op<T, ARG> Op;
-  const T nan = mp_traits<T>::empty() - mp_traits<T>::empty(); /* NaN terms are ignored */
+  typedef mp_float_op<T, ARG, SR> Op;
+  /* NaN terms are ignored, and a pad of k is NaN in both operands: every multiply of NaN and NaN
+   * is NaN (min and max of two NaN too) */
+  const T nan = mp_traits<T, SR>::empty() - mp_traits<T, SR>::empty();
   size_t Mp = round_up(n, cfg::BM), Np = round_up(m, cfg::BN), Kp = round_up(k, cfg::BK);
   T *sa = NULL, *sb = NULL;
   const T *ra, *rb;
@@ -96,10 +99,10 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
     warptile_launch_split<Op, cfg>((int)Mp, (int)Np, (int)Kp, sp.slices, sp.cs, ra, rb, op);
     if (planes > 1) {
       dim3 mb = merge_block(planes, m * n);
-      merge_planes<T, ARG><<<grid_for(m * n, mb.x), mb>>>(
+      merge_planes<T, ARG, SR><<<grid_for(m * n, mb.x), mb>>>(
           (const T *)sp.planes, (const double *)sp.tiles, planes, m * n, q.C, q.K);
     }
-    s = v3_finish<T, cfg::BK>(q);
+    s = v3_finish<T, cfg::BK, SR>(q);
   }
   ck_dev_free(sa);
   ck_dev_free(sb);
@@ -108,11 +111,11 @@ template <class T, bool ARG> ck_status mp_run_warptile_float(const mp_problem<T>
 }
 
 /* A batch (q.pg) in one launch on the paged tiles; no split. */
-template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &q) {
+template <class T, bool ARG, class SR> ck_status mp_run_pages_float(const mp_problem<T, SR> &q) {
   const size_t m = q.m, k = q.k, n = q.n;
   typedef typename v3_page_cfg<T, ARG>::type cfg;
-  typedef warptile_paged<mp_float_op<T, ARG>> Op;
-  const T nan = mp_traits<T>::empty() - mp_traits<T>::empty();
+  typedef warptile_paged<mp_float_op<T, ARG, SR>> Op;
+  const T nan = mp_traits<T, SR>::empty() - mp_traits<T, SR>::empty();
   size_t Mp = round_up(n, cfg::BM), Np = round_up(m, cfg::BN), Kp = round_up(k, cfg::BK);
   T *sa = NULL, *sb = NULL;
   const T *ra, *rb;
@@ -126,14 +129,12 @@ template <class T, bool ARG> ck_status mp_run_pages_float(const mp_problem<T> &q
                                if (ARG) o.sums.tile += z * m * n;
                                return o;
                              });
-    s = v3_finish<T, cfg::BK>(q);
+    s = v3_finish<T, cfg::BK, SR>(q);
   }
   ck_dev_free(sa);
   ck_dev_free(sb);
   return s;
 }
 
-MP_INSTANTIATE(mp_run_warptile_float, float)
-MP_INSTANTIATE(mp_run_warptile_float, double)
-MP_INSTANTIATE(mp_run_pages_float, float)
-MP_INSTANTIATE(mp_run_pages_float, double)
+MP_INSTANTIATE_SEMIRINGS(mp_run_warptile_float, FLOATS)
+MP_INSTANTIATE_SEMIRINGS(mp_run_pages_float, FLOATS)

@@ -1,4 +1,4 @@
-/* Host side of the min-plus product: kernel names, and the executor for host arrays. */
+/* Host side of the semiring products: kernel names, and the executor for host arrays. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +21,6 @@ const char *ck_minplus_kernel_name(int id) {
 }
 
 static int is_gpu_kernel(int kernel) { return kernel >= 0 && kernel < CK_MINPLUS_NUM_GPU; }
-
-static ck_status check_class(ck_dtype t) { return ck_semiring_check(CK_SR_MIN_PLUS, t); }
 
 /* ---- host arrays in and out, as the plan moves them (plan.c decides) ----
  *
@@ -177,7 +175,7 @@ static ck_status sliced_block(const mp_buffers *b, const mp_block *c, size_t kb)
     CK_TRY(block_to_device(b->dB, (const char *)p->B + (p0 + c->j0 * k) * es, k, kk, c->nb, es));
     CK_TRY(block_product(b, b->dB, !first, c->mb, kk, c->nb, 0));
     if (!first)
-      CK_TRY(ck_minplus_merge_device(p->t, b->dC[0], K ? b->dK[0] : NULL, b->dC[1],
+      CK_TRY(ck_minplus_merge_device(p->semiring, p->t, b->dC[0], K ? b->dK[0] : NULL, b->dC[1],
                                      K ? b->dK[1] : NULL, c->mb * c->nb, p0));
     if (kk == 0) break;
   }
@@ -207,10 +205,10 @@ static ck_status sliced(const ck_product *p, const mp_slices *sl) {
 /* Host arrays, as p->plan says: the CPU kernel, pipelined panels or slices. With no plan (a direct
  * call of the C API), planned and run as a call of its own. */
 ck_status ck_minplus(const ck_product *p) {
-  CK_TRY(check_class(p->t));
+  CK_TRY(ck_semiring_check(p->semiring, p->t));
   const ck_plan *pl = p->plan;
   if (!pl) {
-    const ck_call c = {CK_SR_MIN_PLUS, CK_ON_HOST, *p, NULL, NULL, 0};
+    const ck_call c = {(int)p->semiring, CK_ON_HOST, *p, NULL, NULL, 0};
     ck_plan own;
     return ck_product_call(&c, &own);
   }

@@ -21,9 +21,9 @@
 
 /* A later slice's (t, idt) into an earlier one's (v, id) by Octave's rules: ties keep the earlier
  * (smaller k), NaN never wins. */
-template <class T, bool ARG> struct merge_take {
+template <class T, bool ARG, class SR = mp_sr> struct merge_take {
   template <class I> __device__ __forceinline__ void operator()(T &v, I &id, T t, I idt) const {
-    typedef mp_traits<T> tr;
+    typedef mp_traits<T, SR> tr;
     if (!ARG) {
       v = tr::pick(v, t);
     } else if (tr::better(t, v)) {
@@ -211,10 +211,10 @@ static void mp_launch_pages(int Mp, int Np, int Kp, size_t pages, const warptile
  * a multiple of 16 bytes) each thread loads its whole tile at once and searches it in registers:
  * the term-by-term search waited on each load in turn (at 8192 x 256 x 8192 it took longer than
  * the product). */
-template <class T, int BK>
+template <class T, int BK, class SR>
 __device__ __forceinline__ int search_tile_vec(const T *__restrict__ a, const T *__restrict__ b,
-                                               typename mp_traits<T>::W c) {
-  typedef mp_traits<T> tr;
+                                               typename mp_traits<T, SR>::W c) {
+  typedef mp_traits<T, SR> tr;
   typedef typename tr::W W;
   constexpr int E = 16 / sizeof(T), V = (BK + E - 1) / E;
   vec16<T> va[V], vb[V];
@@ -231,12 +231,12 @@ __device__ __forceinline__ int search_tile_vec(const T *__restrict__ a, const T 
 }
 
 /* The fix-up of output idx of one product (A(i, p) at A[i * si + p * sp]). */
-template <class T, int BK>
+template <class T, int BK, class SR>
 __device__ __forceinline__ void witness_at(const T *__restrict__ A, size_t si, size_t sp,
                                            const T *__restrict__ B, const T *__restrict__ C,
                                            double *__restrict__ K, size_t m, size_t k, size_t n,
                                            size_t idx) {
-  typedef mp_traits<T> tr;
+  typedef mp_traits<T, SR> tr;
   typedef typename tr::W W;
   size_t i, j;
   split_index(idx, m, j, i);
@@ -245,7 +245,7 @@ __device__ __forceinline__ void witness_at(const T *__restrict__ A, size_t si, s
   size_t at = 0;
   const bool whole = sp == 1 && p1 - p0 == BK && (k * sizeof(T)) % 16 == 0 && BK * sizeof(T) >= 16;
   if (whole) {
-    int hit = search_tile_vec<T, BK>(A + i * si + p0, B + p0 + j * k, c);
+    int hit = search_tile_vec<T, BK, SR>(A + i * si + p0, B + p0 + j * k, c);
     if (hit >= 0) at = p0 + hit;
   } else {
     for (size_t p = p0; p < p1; p++)
@@ -257,31 +257,32 @@ __device__ __forceinline__ void witness_at(const T *__restrict__ A, size_t si, s
   K[idx] = (double)(at + 1);
 }
 
-template <class T, int BK>
+template <class T, int BK, class SR>
 __global__ void witness_fixup(const T *__restrict__ A, size_t si, size_t sp,
                               const T *__restrict__ B, const T *__restrict__ C,
                               double *__restrict__ K, size_t m, size_t k, size_t n) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < m * n) witness_at<T, BK>(A, si, sp, B, C, K, m, k, n, idx);
+  if (idx < m * n) witness_at<T, BK, SR>(A, si, sp, B, C, K, m, k, n, idx);
 }
 
 /* The same over pages (blockIdx.y, from page `first`): page z's A starts pa * z elements on, its
  * B pb * z, its C and K m * n * z. */
-template <class T, int BK>
+template <class T, int BK, class SR>
 __global__ void witness_fixup_pages(const T *__restrict__ A, size_t si, size_t sp, size_t pa,
                                     const T *__restrict__ B, size_t pb, const T *__restrict__ C,
                                     double *__restrict__ K, size_t m, size_t k, size_t n,
                                     size_t first) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x, z = first + blockIdx.y;
   if (idx < m * n)
-    witness_at<T, BK>(A + z * pa, si, sp, B + z * pb, C + z * m * n, K + z * m * n, m, k, n, idx);
+    witness_at<T, BK, SR>(A + z * pa, si, sp, B + z * pb, C + z * m * n, K + z * m * n, m, k, n,
+                          idx);
 }
 
 /* After the kernel (and any merge): its launch checked, then with the witness the fix-up. Pages:
  * A's pages side by side transposed at once, (k * pages) x m, so page z's A(i, p) is at
  * z * sa * k + i * k * pages + p. */
-template <class T, int BK> static ck_status v3_finish(const mp_problem<T> &q) {
-  CK_CUDA(cudaGetLastError(), "launching the warptile min-plus kernel");
+template <class T, int BK, class SR> static ck_status v3_finish(const mp_problem<T, SR> &q) {
+  CK_CUDA(cudaGetLastError(), "launching the warptile semiring kernel");
   if (!q.K) return CK_OK;
   const size_t m = q.m, k = q.k, n = q.n, pages = q.pg.pages_a(), kt = k * pages;
   const unsigned grid = grid_for(m * n, MP_THREADS);
@@ -292,11 +293,11 @@ template <class T, int BK> static ck_status v3_finish(const mp_problem<T> &q) {
   const T *a = transposed ? At : q.A;
   const size_t si = transposed ? kt : 1, sp = transposed ? 1 : m;
   if (!q.pg.count) {
-    witness_fixup<T, BK><<<grid, MP_THREADS>>>(a, si, sp, q.B, q.C, q.K, m, k, n);
+    witness_fixup<T, BK, SR><<<grid, MP_THREADS>>>(a, si, sp, q.B, q.C, q.K, m, k, n);
   } else {
     const size_t pa = q.pg.sa * (transposed ? k : m * k), pb = q.pg.sb * k * n;
     for (size_t z = 0; z < q.pg.count; z += WARPTILE_PAGES_PER_LAUNCH) {
-      witness_fixup_pages<T, BK><<<dim3(grid, warptile_pages_at(q.pg.count, z)), MP_THREADS>>>(
+      witness_fixup_pages<T, BK, SR><<<dim3(grid, warptile_pages_at(q.pg.count, z)), MP_THREADS>>>(
           a, si, sp, pa, q.B, pb, q.C, q.K, m, k, n, z);
     }
   }
