@@ -13,8 +13,9 @@
 ## in Tpair/s (n^3 pair updates per second), its share of the register-only
 ## ceiling of the semiring and class (@code{__cudakernels__ ("minplus_ceiling",
 ## class, semiring)}), the cost of the witness K (the time of @code{[C, K]}
-## over that of C alone), the words the arithmetic ran on (the plan's
-## @code{words}), and the rate of min.+ of the same class in the same run.
+## over that of C alone), the class and the words the arithmetic ran on (the
+## plan's @code{work} and @code{words}), and the rate of min.+ of the same
+## class in the same run.
 ## Paged rows time 64^3 x 4096 and 256^3 x 256 pages and give their share of
 ## the semiring's n = 8192 rate.  or.and runs at its own size (default 32768)
 ## on the tensor-core and LOP3 paths, beside both ceilings, and the whole call
@@ -40,8 +41,8 @@ function results = bench_mxm (varargin)
   info = info([info.selected]);
   printf ("# gpu_mxm benchmark on %s (%d SMs, CUDA driver %s, runtime %s)\n", info.name, ...
           info.multiprocessors, info.driver_version, info.runtime_version);
-  printf ("%-8s %-7s %-6s %-8s %19s %10s %9s %9s %7s %7s %9s\n", "semiring", "class", ...
-          "words", "kernel", "m x k x n [x p]", "ms", "Tpair/s", "ceiling", "%ceil", ...
+  printf ("%-8s %-7s %-13s %-8s %19s %10s %9s %9s %7s %7s %9s\n", "semiring", "class", ...
+          "work/words", "kernel", "m x k x n [x p]", "ms", "Tpair/s", "ceiling", "%ceil", ...
           "K cost", "/min.+");
   results = struct ([]);
   minplus = struct ();
@@ -86,7 +87,7 @@ endfunction
 function r = measure (sr, cls, kernel, size, ceiling, opt)
   t = times (sr, cls, kernel, size, opt.budget);
   plan = __cudakernels__ ("last_plan");
-  r = struct ("semiring", sr, "class", cls, "words", plan.words, "kernel", kernel, ...
+  r = struct ("semiring", sr, "class", cls, "words", [plan.work "/" plan.words], "kernel", kernel, ...
               "size", sprintf ("%dx", size)(1:end-1), "ms", median (t), "reps", numel (t), ...
               "tpairs", prod (size) / (median (t) * 1e-3) / 1e12, "ceiling", ceiling, ...
               "witness_cost", NaN, "of_minplus", NaN, "e2e_ms", NaN);
@@ -96,7 +97,7 @@ function r = measure (sr, cls, kernel, size, ceiling, opt)
 endfunction
 
 function r = show (r)
-  printf ("%-8s %-7s %-6s %-8s %19s %10.3f %9.3f %9.2f %6.1f%% %7.2f %9.3f\n", r.semiring, ...
+  printf ("%-8s %-7s %-13s %-8s %19s %10.3f %9.3f %9.2f %6.1f%% %7.2f %9.3f\n", r.semiring, ...
           r.class, r.words, r.kernel, r.size, r.ms, r.tpairs, r.ceiling, ...
           100 * r.tpairs / r.ceiling, r.witness_cost, r.of_minplus);
   fflush (stdout);

@@ -62,13 +62,13 @@ fi
 if has_step racecheck; then
   # racecheck lost track of launches from two host threads at once and hung: the spread
   # products' threads run under memcheck only (tests/sanitize_spread.m)
-  for script in sanitize_minplus sanitize_mxm sanitize_sum sanitize_matmul sanitize_apsp; do
+  for script in ${RACECHECK_SCRIPTS:-sanitize_minplus sanitize_mxm sanitize_sum sanitize_matmul sanitize_apsp}; do
     echo "== compute-sanitizer racecheck: $script"
     start=$SECONDS
     export -f sanitizer
     export octave path_cmd
     args=""
-    [[ $script == sanitize_apsp ]] && args='"racecheck"' # its smaller form
+    [[ $script == sanitize_apsp || $script == sanitize_mxm ]] && args='"racecheck"' # smaller forms
     timeout "${RACECHECK_LIMIT:-240}" bash -c "sanitizer racecheck '$out/racecheck_$script.log' '$script ($args);'"
     rc=$?
     grep -E "RACECHECK SUMMARY|ERROR SUMMARY|sanitize_|error" "$out/racecheck_$script.log" | head -8

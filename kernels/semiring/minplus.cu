@@ -140,7 +140,8 @@ static ck_status run_pages_typed(const ck_product *p, const ck_page_run *r, int 
     s = p->K ? mp_run_pages_float<T, true>(q) : mp_run_pages_float<T, false>(q);
   else if constexpr (std::is_same<SR, sr_min_plus>::value)
     s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
-  else took = false, s = CK_OK; /* page by page, on v2 */
+  else
+    s = p->K ? mp_run_pages_widened<T, true>(q, &took) : mp_run_pages_widened<T, false>(q, &took);
   *done = s == CK_OK && took;
   return s;
 }

@@ -134,10 +134,13 @@ template <class T, bool ARG, class SR> ck_status mp_run_regblock(const mp_proble
 template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &p);
 template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &p);
 /* minplus_widen.cu: the 8- and 16-bit classes of max.+ (without the witness), max.min and
- * min.max on the single warptile; *took = false, nothing run, where it does not apply or has no
+ * min.max on the single warptile (their values are exact in single); *took = false, nothing run, where it does not apply or has no
  * room. */
 template <class T, bool ARG, class SR>
 ck_status mp_run_widened(const mp_problem<T, SR> &p, bool *took);
+/* ... and a batch of pages (q.pg) of every integer class, in one launch of the paged kernels */
+template <class T, bool ARG, class SR>
+ck_status mp_run_pages_widened(const mp_problem<T, SR> &p, bool *took);
 /* The same over a batch (p.pg.count > 0) in one launch of the paged kernels; the integer runner
  * sets *took = false, having computed nothing, when the sums need v2's wide accumulation. */
 template <class T, bool ARG, class SR> ck_status mp_run_pages_float(const mp_problem<T, SR> &p);

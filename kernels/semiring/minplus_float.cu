@@ -79,7 +79,7 @@ static ck_status pad_operand(const T *src, size_t rows, size_t cols, size_t rows
 
 template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &q) {
   const size_t m = q.m, k = q.k, n = q.n;
-  typedef typename v3_cfg<T, ARG>::type cfg;
+  typedef typename v3_sr_cfg<T, ARG, SR>::type cfg;
   typedef mp_float_op<T, ARG, SR> Op;
   /* NaN terms are ignored, and a pad of k is NaN in both operands: every multiply of NaN and NaN
    * is NaN (min and max of two NaN too) */

@@ -4,6 +4,9 @@
 #ifndef CK_MINPLUS_POLICY_CUH
 #define CK_MINPLUS_POLICY_CUH
 
+#include <type_traits>
+
+#include "semiring.cuh"
 #include "warptile.cuh"
 
 /* Threads per block of the element-wise passes (padding, merges, fix-up, fills). */
@@ -47,6 +50,18 @@ template <> struct v3_cfg<double, false> { typedef v3_cfg_double type; };
 template <> struct v3_cfg<float, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<uint32_t, true> { typedef v3_cfg_arg_single type; };
 template <> struct v3_cfg<double, true> { typedef v3_cfg_arg_double type; };
+
+/* Semirings that only compare (max.min, min.max) in double: no DMNMX on these GPUs, so each of
+ * the two compares of a pair is a DSETP and two selects; on double's 128 x 128 tiles the kernel
+ * spilled (12 bytes) and ran at half the rate of the witness's 64 x 64 tiles (H100, 8192^3: 1404
+ * ms, with the witness 744 ms). They take the witness's tiles. */
+template <class T, bool ARG, class SR> struct v3_sr_cfg {
+  typedef typename v3_cfg<T, ARG>::type type;
+};
+template <class SR> struct v3_sr_cfg<double, false, SR> {
+  typedef typename std::conditional<(int)SR::mul::words == (int)SR_WORDS_ORDER, v3_cfg_arg_double,
+                                    v3_cfg_double>::type type;
+};
 
 /* ---- paged products: one launch over every page (blockIdx.z) ----
  * A page's tiles are 64 x 64 whatever the class: pages of 64^3 would leave half of a 64 x 128
