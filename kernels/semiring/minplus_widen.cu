@@ -100,12 +100,16 @@ ck_status mp_run_pages_widened(const mp_problem<T, SR> &q, bool *took) {
   }
 }
 
-#define WIDEN_INST_(T, SR)                                                            \
-  template ck_status mp_run_widened<T, false, SR>(const mp_problem<T, SR> &, bool *); \
-  template ck_status mp_run_widened<T, true, SR>(const mp_problem<T, SR> &, bool *);
-#define WIDEN_SR_(SR)     \
-  WIDEN_INST_(int8_t, SR) \
-  WIDEN_INST_(uint8_t, SR) WIDEN_INST_(int16_t, SR) WIDEN_INST_(uint16_t, SR)
+#define WIDEN_INST_(T, SR)                                                                \
+  template ck_status mp_run_widened<T, false, SR>(const mp_problem<T, SR> &, bool *);       \
+  template ck_status mp_run_widened<T, true, SR>(const mp_problem<T, SR> &, bool *);        \
+  template ck_status mp_run_pages_widened<T, false, SR>(const mp_problem<T, SR> &, bool *); \
+  template ck_status mp_run_pages_widened<T, true, SR>(const mp_problem<T, SR> &, bool *);
+/* clang-format off */
+#define WIDEN_SR_(SR) \
+  WIDEN_INST_(int8_t, SR) WIDEN_INST_(uint8_t, SR) WIDEN_INST_(int16_t, SR) \
+  WIDEN_INST_(uint16_t, SR) WIDEN_INST_(int32_t, SR) WIDEN_INST_(uint32_t, SR)
+/* clang-format on */
 WIDEN_SR_(sr_max_plus)
 WIDEN_SR_(sr_max_min)
 WIDEN_SR_(sr_min_max)
