@@ -2,22 +2,31 @@
  * the witness K against a plain loop over the bytes, on ragged shapes at densities from empty to
  * full (any nonzero byte counts as true), plus k = 0, an empty C and the out-of-memory path; then
  * timed on random half-full operands beside the path's compute ceiling, after a check of sampled
- * outputs. Exit status: 0 all passed, 1 a mismatch, 2 no GPU/usage. */
+ * outputs. The tensor path's kernel variants (ck_orand_set_variant): --variant V runs the paths
+ * with variant V; --variants checks and times every variant, each in a process of its own (a
+ * variant that faults or hangs cannot take the others with it). Exit status: 0 all passed, 1 a
+ * mismatch (or a variant's process failing), 2 no GPU/usage. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "orand.h"
 
 static const char usage[] =
-    "usage: dev/boolean [PATH] [--n N] [--reps R] [--seed S] [--big]\n"
+    "usage: dev/boolean [PATH] [--n N] [--reps R] [--seed S] [--big] [--variant V | --variants]\n"
     "  PATH   0..3 or auto, tensor, lop3, simple (default: simple, lop3, tensor)\n"
     "  --n    one timed size, N x N times N x N (default 4096 and 8192; 0: check only)\n"
     "  --big  time 16384 and 32768 as well (about 3 GiB of device memory at 32768)\n"
-    "  --reps timed runs after one warm-up (default 5); --seed: the inputs' seed\n";
+    "  --reps timed runs after one warm-up (default 5); --seed: the inputs' seed\n"
+    "  --variant V  the tensor path's kernel variant (default 0)\n"
+    "  --variants   the tensor path only, every variant: its checks, then timed at 8192, 16384\n"
+    "               and 32768 (--n N: at N only), one process a variant\n";
 
 static const char *const path_names[] = {"auto", "tensor", "lop3", "simple"};
 
@@ -279,7 +288,9 @@ static int check_samples(dev_rng *r, const uint8_t *A, const uint8_t *B, const u
   return 1;
 }
 
-static int time_size(int path, int runs_as, size_t n, const dev_opts *o) {
+/* One timing line, `label` first: the whole call and the product kernel alone, beside the
+ * ceiling of the path that ran. */
+static int time_size(const char *label, int path, int runs_as, size_t n, const dev_opts *o) {
   dev_rng r;
   dev_seed(&r, o->seed + n);
   uint8_t *A = dev_xmalloc(n * n), *B = dev_xmalloc(n * n);
@@ -310,12 +321,15 @@ static int time_size(int path, int runs_as, size_t n, const dev_opts *o) {
   if (ok) {
     const double pairs = (double)n * n * n, ms = dev_median(times, o->reps);
     const double pms = dev_median(product, o->reps), top = ceiling_of(runs_as);
-    printf("  n=%-6zu call %9.3f ms %9.3f Tpair/s | product %9.3f ms %9.3f Tpair/s", n, ms,
-           pairs / (ms * 1e-3) / 1e12, pms, pairs / (pms * 1e-3) / 1e12);
-    if (top > 0) printf("  of %.1f: %5.1f%%", top, 100 * pairs / (pms * 1e-3) / 1e12 / top);
+    const double call_rate = pairs / (ms * 1e-3) / 1e12, rate = pairs / (pms * 1e-3) / 1e12;
+    printf("%s  n=%-6zu call %9.3f ms %9.3f Tpair/s", label, n, ms, call_rate);
+    if (top > 0) printf(" %5.1f%%", 100 * call_rate / top);
+    printf(" | product %9.3f ms %9.3f Tpair/s", pms, rate);
+    if (top > 0) printf(" %5.1f%% of %.1f", 100 * rate / top, top);
     printf("%s\n", path == CK_ORAND_SIMPLE ? "  (stops at the first pair)" : "");
   } else {
-    printf("  n=%-6zu FAIL: %s\n", n, why);
+    printf("%s  n=%-6zu FAIL: %s%s\n", label, n, why,
+           ck_orand_variant_fault() ? " (the variant's watchdog fired)" : "");
   }
   fflush(stdout);
   ck_dev_free(dA);
@@ -344,22 +358,17 @@ static int run_path(int path, int tensor_runs, const dev_opts *o, const size_t *
   }
   printf(" PASS %d cases\n", c.cases);
   int bad = 0;
-  for (int q = 0; q < nsizes; q++) bad |= time_size(path, expect, sizes[q], o);
+  for (int q = 0; q < nsizes; q++) bad |= time_size("", path, expect, sizes[q], o);
   return bad;
 }
 
-int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, (size_t)-1, 5, (uint64_t)time(NULL), 0};
-  dev_parse(argc, argv, &o, usage, "--big");
-  const int only = dev_pick_version(o.version, CK_ORAND_NUM_PATHS, path_id, path_name);
-  dev_init_or_exit("boolean");
-  size_t sizes[4] = {4096, 8192, 16384, 32768};
-  int nsizes = o.flag ? 4 : 2;
-  if (o.n != (size_t)-1) {
-    sizes[0] = o.n;
-    nsizes = o.n ? 1 : 0;
-  }
-  /* Whether the tensor path runs here: what AUTO picks on a small product. */
+/* ---- the tensor path's variants ---- */
+
+#define VARIANT_ALARM_S 150 /* a variant's process is killed after this (a hang) */
+
+/* Whether the tensor path runs on this device and build: what AUTO picks on a small product
+ * (its 1 x 1 x 1 of true and true must give true: *bad otherwise). */
+static int tensor_runs_here(int *bad) {
   uint8_t one = 1, out = 0;
   void *d1 = NULL, *d2 = NULL;
   int tensor_runs = 0;
@@ -370,11 +379,148 @@ int main(int argc, char **argv) {
   }
   ck_dev_free(d1);
   ck_dev_free(d2);
-  printf("seed %llu; checks exact against a loop over the bytes; auto runs %s; times: median of "
-         "%d, events (call: packing, product, frees; product: the product kernel alone)\n",
-         (unsigned long long)o.seed, tensor_runs ? "tensor" : "lop3", o.reps);
-  int bad = out != 1;
-  if (bad) printf("auto: FAIL: 1 x 1 x 1 of true and true gave %d\n", out);
+  *bad = out != 1;
+  return tensor_runs;
+}
+
+/* In a process of its own: variant v's checks (the tensor path's, on the seed every variant
+ * gets), then its timings. Returns the exit status. */
+static int variant_child(int v, const dev_opts *o, const size_t *sizes, int nsizes) {
+  alarm(VARIANT_ALARM_S);
+  dev_init_or_exit("boolean");
+  ck_orand_set_variant(v);
+  int bad = 0;
+  const int tensor_runs = tensor_runs_here(&bad);
+  char label[32];
+  snprintf(label, sizeof label, "v%d", v);
+  printf("%s [%s]", label, ck_orand_variant_name(v));
+  if (bad || !tensor_runs) {
+    printf(": %s\n", bad ? "FAIL: 1 x 1 x 1 of true and true" : "no tensor path here");
+    return bad;
+  }
+  fflush(stdout);
+  dev_check c;
+  check(&c, CK_ORAND_TENSOR, CK_ORAND_TENSOR, o->seed + 1000u * CK_ORAND_TENSOR);
+  const int ran = ck_orand_last_variant();
+  if (c.failed) {
+    printf(" FAIL %d of %d: %s%s\n", c.failed, c.cases, c.first,
+           ck_orand_variant_fault() ? " (the variant's watchdog fired)" : "");
+    return 1;
+  }
+  if (ran != v) {
+    printf(" PASS %d cases, but ran as v%d here (device or build without it): not timed\n", c.cases,
+           ran);
+    return 0;
+  }
+  printf(" PASS %d cases\n", c.cases);
+  fflush(stdout);
+  for (int q = 0; q < nsizes; q++)
+    bad |= time_size(label, CK_ORAND_TENSOR, CK_ORAND_TENSOR, sizes[q], o);
+  return bad;
+}
+
+/* Every variant in turn, each in a child process started before this one touches the GPU. */
+static int run_variants(const dev_opts *o, const size_t *sizes, int nsizes) {
+  int nv = 0;
+  while (ck_orand_variant_name(nv)) nv++;
+  printf("seed %llu; the tensor path's %d variants, each checked exact against a loop over the "
+         "bytes, then timed: median of %d, events (call: packing, product, frees; product: the "
+         "product kernel alone; %% of the mma.sync register-only ceiling)\n",
+         (unsigned long long)o->seed, nv, o->reps);
+  int failed = 0, nodev = 0;
+  for (int v = 0; v < nv; v++) {
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      perror("boolean: fork");
+      return 1;
+    }
+    if (pid == 0) {
+      const int rc = variant_child(v, o, sizes, nsizes);
+      fflush(stdout);
+      exit(rc);
+    }
+    int st = 0;
+    if (waitpid(pid, &st, 0) < 0) {
+      perror("boolean: waitpid");
+      return 1;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
+      if (++nodev == 1 && v == 0) return 2; /* no GPU (or usage): the others would say the same */
+    } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+      failed++;
+      if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+        printf("v%d: FAIL: still running after %d s (a hang?), killed\n", v, VARIANT_ALARM_S);
+      else if (WIFSIGNALED(st)) printf("v%d: FAIL: killed by signal %d\n", v, WTERMSIG(st));
+      else printf("v%d: FAIL (exit status %d)\n", v, WEXITSTATUS(st));
+    }
+  }
+  if (nodev == nv) return 2;
+  if (failed) printf("boolean: %d variant(s) FAILED (see FAIL lines)\n", failed);
+  else printf("boolean: all variants passed\n");
+  return failed ? 1 : 0;
+}
+
+/* Takes --variant V and --variants out of argv (dev_parse knows neither). */
+static void take_variant_options(int *argc, char **argv, int *variant, int *all) {
+  int w = 1;
+  for (int i = 1; i < *argc; i++) {
+    if (!strcmp(argv[i], "--variants")) {
+      *all = 1;
+    } else if (!strcmp(argv[i], "--variant")) {
+      char *end = NULL;
+      const long v = i + 1 < *argc ? strtol(argv[i + 1], &end, 10) : -1;
+      if (i + 1 >= *argc || *end || v < 0 || !ck_orand_variant_name((int)v)) {
+        fprintf(stderr, "unknown variant %s; the variants are:\n",
+                i + 1 < *argc ? argv[i + 1] : "");
+        for (int q = 0; ck_orand_variant_name(q); q++)
+          fprintf(stderr, "  %d %s\n", q, ck_orand_variant_name(q));
+        exit(2);
+      }
+      *variant = (int)v;
+      i++;
+    } else {
+      argv[w++] = argv[i];
+    }
+  }
+  *argc = w;
+  argv[w] = NULL;
+}
+
+int main(int argc, char **argv) {
+  dev_opts o = {NULL, -1, (size_t)-1, 5, (uint64_t)time(NULL), 0};
+  int variant = 0, all_variants = 0;
+  take_variant_options(&argc, argv, &variant, &all_variants);
+  dev_parse(argc, argv, &o, usage, "--big");
+  if (all_variants) {
+    size_t vsizes[3] = {8192, 16384, 32768};
+    int nv = 3;
+    if (o.n != (size_t)-1) {
+      vsizes[0] = o.n;
+      nv = o.n ? 1 : 0;
+    }
+    return run_variants(&o, vsizes, nv);
+  }
+  const int only = dev_pick_version(o.version, CK_ORAND_NUM_PATHS, path_id, path_name);
+  dev_init_or_exit("boolean");
+  ck_orand_set_variant(variant);
+  size_t sizes[4] = {4096, 8192, 16384, 32768};
+  int nsizes = o.flag ? 4 : 2;
+  if (o.n != (size_t)-1) {
+    sizes[0] = o.n;
+    nsizes = o.n ? 1 : 0;
+  }
+  int bad = 0;
+  const int tensor_runs = tensor_runs_here(&bad);
+  printf("seed %llu; checks exact against a loop over the bytes; auto runs %s; tensor variant %d "
+         "(%s); times: median of %d, events (call: packing, product, frees; product: the product "
+         "kernel alone)\n",
+         (unsigned long long)o.seed, tensor_runs ? "tensor" : "lop3", variant,
+         ck_orand_variant_name(variant), o.reps);
+  if (tensor_runs && variant != 0 && ck_orand_last_variant() != variant)
+    printf("(variant %d cannot run here: the tensor path runs variant %d)\n", variant,
+           ck_orand_last_variant());
+  if (bad) printf("auto: FAIL: 1 x 1 x 1 of true and true was not true\n");
   const int order[] = {CK_ORAND_SIMPLE, CK_ORAND_LOP3, CK_ORAND_TENSOR};
   if (only == CK_ORAND_AUTO) bad |= run_path(CK_ORAND_AUTO, tensor_runs, &o, sizes, nsizes);
   for (int q = 0; q < 3; q++)

@@ -46,6 +46,33 @@
 #define OA_MMA_GROUP_M 8 /* tile rows per rasterization group */
 #define OA_MMA_THREADS ((OA_MMA_BM / OA_MMA_WM) * (OA_MMA_BN / OA_MMA_WN) * 32)
 
+/* The tensor path's variants (ck_orand_set_variant; `dev/boolean --variants` checks and times
+ * them all in one run). All compute the same 256 x 128 block tile with 512 bits a stage, so the
+ * packed operands and their swizzled shared-memory stage are the same; they differ in how a
+ * stage reaches shared memory and how it is multiplied. Variant 0 (orand_mma.cu) reached 48% of
+ * the register-only mma.sync ceiling at n = 32768 (H100 SXM): with 1 block of 8 warps an SM,
+ * every warp issuing its share of 1536 cp.async a stage and one __syncthreads a stage, and 24 KB
+ * a stage from L2 for 16.8M pairs (about 3.6 TB/s at its 2462 Tpair/s; 5.9 TB/s at the 4000
+ * aimed at, which L2 is unlikely to give). The others, sm_90 and later only:
+ * - TMA (orand_mma_tma.cu): a producer warp loads each stage with 2 or 3 cp.async.bulk.tensor
+ *   (the 64-byte TMA swizzle is exactly variant 0's XOR layout) onto full/empty mbarriers, so the
+ *   8 mma warps issue nothing but ldmatrix and mma and never wait for each other; OA_TMA_STAGES
+ *   deep. In clusters of CM x CN blocks (CM tiles down, CN across) the blocks of a cluster row
+ *   share their rows of A and those of a column their columns of B, each loading a 1/CN slice of
+ *   A and a 1/CM slice of B and multicasting it to the sharers: a block's L2 traffic a stage is
+ *   24 KB (1 x 1), 16 KB (1 x 2: A is the larger operand, hence shared first), 12 KB (2 x 2).
+ * - WGMMA (orand_mma_wgmma.cu): the same producer and pipeline, and two warpgroups that multiply
+ *   from shared memory with wgmma.mma_async m64n128k256 .b1 and.popc, 128 x 128 outputs each:
+ *   no ldmatrix, no fragments in registers, the mma issue asynchronous. Hopper's full tensor
+ *   rate is reached only through wgmma (mma.sync tops out well below it for f16; for .b1 this is
+ *   the first measurement), so this is the likeliest to pass 4000 Tpair/s. wgmma is an sm_90a
+ *   feature: built only for arch=compute_90a (a plain sm_90 build runs variant 0 instead).
+ * The variant table (name, kind, cluster shape) is in orand_mma.cu. */
+#define OA_TMA_STAGES 8                          /* 8 x 24 KB: 192 of the 227 KB a block gets */
+#define OA_TMA_WARPS 8                           /* mma warps (the producer is one more) */
+#define OA_TMA_THREADS ((OA_TMA_WARPS + 1) * 32) /* 288: up to 224 registers a thread */
+#define OA_TMA_WATCHDOG_NS 2000000000ull         /* a barrier wait this long is a hang */
+
 #define OA_LOP_TILE 128 /* outputs per block each way */
 #define OA_LOP_KW 8     /* words of k per stage */
 #define OA_LOP_THREADS 256
@@ -94,6 +121,14 @@ ck_status oa_pack(const ck_product *p, const oa_packed &q, uint32_t *Abits, uint
  * has the kernel compiled away). */
 int oa_mma_available(void);
 ck_status oa_run_mma(const oa_packed &q, uint8_t *C);
+/* The tensor path's block tile multiple, rows and columns, for the current variant: a cluster's
+ * tiles, so that every block of every cluster has its tile inside the padded operands. */
+void oa_mma_padding(size_t *rows, size_t *cols);
+/* The variants' kinds; orand_mma_tma.cu runs the TMA kinds (KIND_TMA, KIND_WGMMA): whether one
+ * can run here (device, build, cluster placement), and the run. */
+enum { OA_KIND_CPASYNC = 0, OA_KIND_TMA, OA_KIND_WGMMA };
+int oa_tma_available(int kind, int cm, int cn);
+ck_status oa_run_tma(const oa_packed &q, uint8_t *C, int kind, int cm, int cn);
 ck_status oa_run_lop3(const oa_packed &q, uint8_t *C);
 ck_status oa_run_simple(const oa_packed &q, uint8_t *C, double *K);
 ck_status oa_run_witness(const oa_packed &q, const uint8_t *C, double *K);
@@ -101,8 +136,7 @@ ck_status oa_run_witness(const oa_packed &q, const uint8_t *C, double *K);
 /* The paddings each path's kernels need of the packed operands: rows, columns, words. */
 static inline void oa_padding(int path, size_t *rows, size_t *cols, size_t *words) {
   if (path == CK_ORAND_TENSOR) {
-    *rows = OA_MMA_BM;
-    *cols = OA_MMA_BN;
+    oa_mma_padding(rows, cols);
     *words = OA_MMA_KW;
   } else if (path == CK_ORAND_LOP3) {
     *rows = OA_LOP_TILE;

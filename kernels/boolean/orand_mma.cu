@@ -219,7 +219,7 @@ int oa_mma_available(void) {
   return fa.ptxVersion >= 80 && fa.binaryVersion >= 80;
 }
 
-ck_status oa_run_mma(const oa_packed &q, uint8_t *C) {
+static ck_status oa_run_cpasync(const oa_packed &q, uint8_t *C) {
   CK_CUDA(cudaFuncSetAttribute(oa_mma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                OA_MMA_SMEM),
           "allowing the or.and tensor kernel its shared memory");
@@ -231,4 +231,59 @@ ck_status oa_run_mma(const oa_packed &q, uint8_t *C) {
     CK_CUDA(cudaGetLastError(), "launching the or.and tensor kernel");
   }
   return CK_OK;
+}
+
+/* ---- the variants (orand.cuh says what each kind does) ----
+ * cm x cn: the cluster's tiles down and across (1 x 1: no cluster). Ordered by what they try:
+ * the cp.async original, the TMA producer with the mma.sync warps (multicast 1 x 2, 2 x 2, none),
+ * then wgmma (sm_90a builds) likewise. */
+struct oa_variant {
+  const char *name;
+  int kind, cm, cn;
+};
+static const oa_variant oa_variants[] = {
+    {"cp.async 4 stages, 8 mma.sync warps (the original)", OA_KIND_CPASYNC, 1, 1},
+    {"TMA multicast, cluster 1x2 (A shared), mma.sync", OA_KIND_TMA, 1, 2},
+    {"TMA multicast, cluster 2x2 (A and B shared), mma.sync", OA_KIND_TMA, 2, 2},
+    {"TMA, no cluster, mma.sync", OA_KIND_TMA, 1, 1},
+    {"wgmma (sm_90a), TMA multicast, cluster 1x2", OA_KIND_WGMMA, 1, 2},
+    {"wgmma (sm_90a), TMA multicast, cluster 2x2", OA_KIND_WGMMA, 2, 2},
+    {"wgmma (sm_90a), TMA, no cluster", OA_KIND_WGMMA, 1, 1},
+};
+#define OA_NUM_VARIANTS ((int)(sizeof oa_variants / sizeof oa_variants[0]))
+
+/* Process-wide, set by the dev driver before it runs anything (not meant to change under a
+ * running product); the variant that ran, per host thread as the path is. */
+static int oa_variant_now = 0;
+static thread_local int oa_variant_ran = -1;
+
+extern "C" int ck_orand_set_variant(int v) {
+  const int prev = oa_variant_now;
+  if (v >= 0 && v < OA_NUM_VARIANTS) oa_variant_now = v;
+  return prev;
+}
+extern "C" int ck_orand_last_variant(void) { return oa_variant_ran; }
+extern "C" const char *ck_orand_variant_name(int v) {
+  return v >= 0 && v < OA_NUM_VARIANTS ? oa_variants[v].name : NULL;
+}
+
+void oa_mma_padding(size_t *rows, size_t *cols) {
+  const oa_variant &v = oa_variants[oa_variant_now];
+  *rows = (size_t)OA_MMA_BM * v.cm;
+  *cols = (size_t)OA_MMA_BN * v.cn;
+}
+
+ck_status oa_run_mma(const oa_packed &q, uint8_t *C) {
+  const int id = oa_variant_now;
+  const oa_variant &v = oa_variants[id];
+  /* The TMA kinds address rows with 32-bit coordinates, and need the cluster's padding (which
+   * the operands have unless the variant changed since they were packed). */
+  if (v.kind != OA_KIND_CPASYNC && q.m_pad % ((size_t)OA_MMA_BM * v.cm) == 0 &&
+      q.n_pad % ((size_t)OA_MMA_BN * v.cn) == 0 && q.m_pad < 0x7fffffffu && q.n_pad < 0x7fffffffu &&
+      q.kw < 0x7fffffffu && oa_tma_available(v.kind, v.cm, v.cn)) {
+    oa_variant_ran = id;
+    return oa_run_tma(q, C, v.kind, v.cm, v.cn);
+  }
+  oa_variant_ran = 0;
+  return oa_run_cpasync(q, C);
 }

@@ -1,0 +1,173 @@
+/* The tensor path's wgmma variants (KIND_WGMMA; orand.cuh lists them): the TMA producer and
+ * pipeline of orand_tma.cuh, with the 8 consumer warps as two warpgroups that multiply straight
+ * from shared memory with wgmma.mma_async.m64n128k256.s32.b1.b1.and.popc. Warpgroup w takes
+ * rows 128w .. 128w+127 of the 256 x 128 tile as two m64 x n128 accumulators (64 s32 registers a
+ * thread each); a stage is 2 k-steps of 256 bits, 4 wgmma a warpgroup, committed as one group;
+ * the group of the stage before is waited for (wgmma.wait_group 1) and that stage released, so
+ * one stage's wgmma are always in flight behind the issue of the next.
+ *
+ * Why it is the likeliest to reach 4000 Tpair/s: Hopper's tensor cores run at full rate only
+ * under wgmma (for f16, mma.sync tops out near two thirds of it); the warps issue 4 instructions
+ * a stage instead of 8 ldmatrix + 32 mma per k-step, hold no fragments, and the operands are
+ * read by the tensor cores from shared memory (A: 4 KB, B: 8 KB a warpgroup and k-step, about
+ * 47 bytes a cycle an SM at 4000 Tpair/s, of 128). Unknowns: the .b1 wgmma rate (not published;
+ * if it is no more than mma.sync's, this still removes the issue and register pressure) and
+ * ptxas serializing the wgmma (it warns when it does: none here).
+ *
+ * Shared-memory descriptors (64-bit, PTX "Matrix Descriptor Format"): start address >> 4 in bits
+ * 0-13; leading byte offset >> 4 in 16-29 (unused for a swizzled K-major operand whose k-step
+ * fits in one swizzle span: 1); stride byte offset >> 4 in 32-45: 8 rows x 64 bytes = 512
+ * between 8-row groups; base offset 0 (every operand starts 512-byte aligned, the swizzle's
+ * repeat); layout type 2 in bits 62-63: the 64-byte swizzle, i.e. the stage layout. The second
+ * k-step starts 32 bytes into each row: the hardware swizzles the address it forms, as TMA did.
+ *
+ * Accumulators (PTX "wgmma .m64nNk256 D fragment"): warp v of the warpgroup has rows
+ * 16v .. 16v+15; register r of a lane (g = lane / 4, t = lane % 4) is row 16v + g + 8 ((r/2)%2),
+ * column 8 (r/4) + 2t + r%2. */
+#include "orand_tma.cuh"
+
+/* wgmma exists in sm_90a code only (the build's arch=compute_90a); elsewhere the kernel is
+ * empty and oa_sm90a_built says so. */
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define OA_WGMMA_COMPILED 1
+#endif
+
+#define OA_WG_N 128 /* columns a wgmma (the tile's all) */
+static_assert(OA_MMA_BN == OA_WG_N && OA_MMA_BM == 2 * 128, "2 warpgroups of 128 x 128");
+
+#ifdef OA_WGMMA_COMPILED
+__device__ __forceinline__ uint64_t oa_desc(unsigned addr) {
+  return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) |
+         ((uint64_t)((8 * OA_TMA_ROW) >> 4) << 32) | (2ull << 62);
+}
+__device__ __forceinline__ void oa_wg_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void oa_wg_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void oa_wg_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+#define OA_R8(b)                                                                              \
+  "+r"(d[b]), "+r"(d[b + 1]), "+r"(d[b + 2]), "+r"(d[b + 3]), "+r"(d[b + 4]), "+r"(d[b + 5]), \
+      "+r"(d[b + 6]), "+r"(d[b + 7])
+/* d += popc(A & B) over 256 bits, A 64 rows and B 128 columns from shared memory. */
+__device__ __forceinline__ void oa_wgmma128(int (&d)[64], uint64_t da, uint64_t db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k256.s32.b1.b1.and.popc "
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+               " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+               " %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+               " %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63},"
+               " %64, %65, p;\n}\n"
+               : OA_R8(0), OA_R8(8), OA_R8(16), OA_R8(24), OA_R8(32), OA_R8(40), OA_R8(48),
+                 OA_R8(56)
+               : "l"(da), "l"(db), "r"(1));
+}
+#undef OA_R8
+#endif
+
+template <int CM, int CN>
+__global__ void __launch_bounds__(OA_TMA_THREADS, 1)
+    oa_wg_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+                 oa_packed q, uint8_t *__restrict__ C, size_t cluster0, int wide_c,
+                 unsigned *fault) {
+#ifdef OA_WGMMA_COMPILED
+  extern __shared__ unsigned char smem_raw[];
+  const unsigned raw = (unsigned)__cvta_generic_to_shared(smem_raw);
+  const unsigned base = (raw + 1023) & ~1023u, bars = base + OA_TMA_BARS;
+  unsigned char *smem = smem_raw + (base - raw);
+  const oa_watch watch = {fault, *(volatile unsigned *)fault};
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned rank = CM * CN > 1 ? oa_cluster_rank() : 0;
+  size_t tm, tn;
+  oa_cluster_tile<CM, CN>(cluster0 + blockIdx.x / (CM * CN), rank, q.m_pad / OA_MMA_BM,
+                          q.n_pad / OA_MMA_BN, tm, tn);
+  const size_t kt_count = q.kw / OA_MMA_KW;
+  oa_tma_setup<CM, CN>(bars);
+
+  if (warp == OA_TMA_WARPS) {
+    oa_produce<CM, CN>(&tmA, &tmB, base, bars, tm, tn, kt_count, watch, lane == 0);
+  } else {
+    const unsigned wg = warp >> 2, wv = warp & 3;
+    const unsigned peers = oa_peers<CM, CN>(rank);
+    int acc[2][64];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int r = 0; r < 64; r++) acc[i][r] = 0;
+
+    for (size_t kt = 0; kt < kt_count; kt++) {
+      const unsigned s = (unsigned)(kt % OA_TMA_STAGES);
+      oa_bar_wait<false>(bars + 8 * s, (unsigned)((kt / OA_TMA_STAGES) & 1), watch);
+      const unsigned stage = base + s * OA_TMA_STAGE_BYTES;
+      oa_wg_fence();
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const uint64_t db = oa_desc(stage + OA_TMA_A_BYTES + 32 * h);
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+          oa_wgmma128(acc[i], oa_desc(stage + (128 * wg + 64 * i) * OA_TMA_ROW + 32 * h), db);
+      }
+      oa_wg_commit();
+      oa_wg_wait<1>(); /* the stage before is read: release it */
+      if (kt > 0) {
+        const unsigned prev = (unsigned)((kt - 1) % OA_TMA_STAGES);
+        oa_release<CM, CN>(bars + 8 * (OA_TMA_STAGES + prev), lane, peers);
+      }
+    }
+    oa_wg_wait<0>();
+    oa_consumers_sync(); /* every load has landed and been read: the stages are free */
+    const unsigned g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int r = 0; r < 64; r++) {
+        const unsigned row = 128 * wg + 64 * i + 16 * wv + g + 8 * ((r >> 1) & 1);
+        const unsigned col = 8 * (r >> 2) + 2 * t + (r & 1);
+        smem[col * OA_TMA_CPITCH + row] = acc[i][r] > 0;
+      }
+    oa_consumers_sync();
+    oa_store_tile(smem, q, C, tm, tn, wide_c);
+  }
+  /* No block leaves while a peer may still arrive on its barriers. */
+  if (CM * CN > 1) oa_cluster_sync();
+#endif
+}
+
+oa_tma_kernel_t oa_wgmma_kernel(int cm, int cn) {
+  if (cm == 1 && cn == 1) return oa_wg_kernel<1, 1>;
+  if (cm == 1 && cn == 2) return oa_wg_kernel<1, 2>;
+  if (cm == 2 && cn == 2) return oa_wg_kernel<2, 2>;
+  return NULL;
+}
+
+/* Whether the device code this build has for the current GPU is sm_90a code (with wgmma and
+ * the multicast loads): a one-thread probe from this file (so from the same code as the
+ * kernels), once per device. */
+__device__ int oa_wg_probe_out;
+__global__ void oa_wg_probe(void) {
+#ifdef OA_WGMMA_COMPILED
+  oa_wg_probe_out = 1;
+#else
+  oa_wg_probe_out = 0;
+#endif
+}
+
+int oa_sm90a_built(void) {
+  static signed char known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return 0;
+  if (!known[dev]) {
+    int out = 0;
+    oa_wg_probe<<<1, 1>>>();
+    const bool ok = cudaGetLastError() == cudaSuccess &&
+                    cudaMemcpyFromSymbol(&out, oa_wg_probe_out, sizeof out) == cudaSuccess &&
+                    out == 1;
+    (void)cudaGetLastError();
+    known[dev] = ok ? 2 : 1;
+  }
+  return known[dev] == 2;
+}
