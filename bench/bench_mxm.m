@@ -15,7 +15,8 @@
 ## class, semiring)}), the cost of the witness K (the time of @code{[C, K]}
 ## over that of C alone), the class and the words the arithmetic ran on (the
 ## plan's @code{work} and @code{words}), and the rate of min.+ of the same
-## class in the same run.
+## class in the same run (in the class's own arithmetic: integer-valued single and
+## double data are not narrowed to the integer paths here).
 ## Paged rows time 64^3 x 4096 and 256^3 x 256 pages and give their share of
 ## the semiring's n = 8192 rate.  or.and runs at its own size (default 32768)
 ## on the tensor-core and LOP3 paths, beside both ceilings, and the whole call
@@ -37,6 +38,10 @@ function results = bench_mxm (varargin)
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
   endfor
+  ## min.+ beside the others in its class's own arithmetic: integer-valued single and double
+  ## would otherwise run it on the integer paths (gpu_minplus), which the others do not have
+  old_mode = __cudakernels__ ("settings", "minplus_narrow", "off");
+  cleanup = onCleanup (@() __cudakernels__ ("settings", old_mode));
   info = gpu_info ();
   info = info([info.selected]);
   printf ("# gpu_mxm benchmark on %s (%d SMs, CUDA driver %s, runtime %s)\n", info.name, ...

@@ -24,7 +24,7 @@ static const char usage[] =
     "  --n    one timed size, N x N times N x N (default 4096 and 8192; 0: check only)\n"
     "  --big  time 16384 and 32768 as well (about 3 GiB of device memory at 32768)\n"
     "  --reps timed runs after one warm-up (default 5); --seed: the inputs' seed\n"
-    "  --variant V  the tensor path's kernel variant (default 0)\n"
+    "  --variant V  the tensor path's kernel variant (default: the fastest that runs here)\n"
     "  --variants   the tensor path only, every variant: its checks, then timed at 8192, 16384\n"
     "               and 32768 (--n N: at N only), one process a variant\n";
 
@@ -489,7 +489,7 @@ static void take_variant_options(int *argc, char **argv, int *variant, int *all)
 
 int main(int argc, char **argv) {
   dev_opts o = {NULL, -1, (size_t)-1, 5, (uint64_t)time(NULL), 0};
-  int variant = 0, all_variants = 0;
+  int variant = CK_ORAND_VARIANT_AUTO, all_variants = 0;
   take_variant_options(&argc, argv, &variant, &all_variants);
   dev_parse(argc, argv, &o, usage, "--big");
   if (all_variants) {
@@ -515,9 +515,9 @@ int main(int argc, char **argv) {
   printf("seed %llu; checks exact against a loop over the bytes; auto runs %s; tensor variant %d "
          "(%s); times: median of %d, events (call: packing, product, frees; product: the product "
          "kernel alone)\n",
-         (unsigned long long)o.seed, tensor_runs ? "tensor" : "lop3", variant,
-         ck_orand_variant_name(variant), o.reps);
-  if (tensor_runs && variant != 0 && ck_orand_last_variant() != variant)
+         (unsigned long long)o.seed, tensor_runs ? "tensor" : "lop3", ck_orand_last_variant(),
+         ck_orand_variant_name(ck_orand_last_variant()), o.reps);
+  if (tensor_runs && variant >= 0 && ck_orand_last_variant() != variant)
     printf("(variant %d cannot run here: the tensor path runs variant %d)\n", variant,
            ck_orand_last_variant());
   if (bad) printf("auto: FAIL: 1 x 1 x 1 of true and true was not true\n");

@@ -56,17 +56,10 @@ function sanitize_mxm (form = "")
       endif
     endfor
   endfor
-  progress ("sliced");
-  ## a product larger than the memory allowed: slices of k merged on the device
-  __cudakernels__ ("settings", "test_alloc_limit", 2^20);
-  unwind_protect
-    A = round (10 * randn (300, 700)); B = round (10 * randn (700, 250));
-    [C, K] = gpu_mxm (A, B, "max.min");
-    [R, RK] = gpu_mxm (A, B, "max.min", "kernel", "cpu");
-    assert (isequal (C, R) && isequal (K, RK), "sanitize_mxm: sliced max.min differs");
-  unwind_protect_cleanup
-    __cudakernels__ ("settings", "test_alloc_limit", 0);
-  end_unwind_protect
+  if (! small)   # under racecheck its many launches took minutes
+    progress ("sliced");
+    sliced ();
+  endif
   for kernel = {"naive", "regblock", "warptile"}
     progress ("or.and %s", kernel{1});
     for shape = [1 1 1; 31 33 65; 70 257 40; 64 512 64]'
@@ -87,6 +80,19 @@ function sanitize_mxm (form = "")
     __cudakernels__ ("minplus_ceiling", "logical", "or.and", "lop3");
   endif
   printf ("sanitize_mxm: OK\n");
+endfunction
+
+## A product larger than the memory allowed: slices of k merged on the device.
+function sliced ()
+  __cudakernels__ ("settings", "test_alloc_limit", 2^20);
+  unwind_protect
+    A = round (10 * randn (300, 700)); B = round (10 * randn (700, 250));
+    [C, K] = gpu_mxm (A, B, "max.min");
+    [R, RK] = gpu_mxm (A, B, "max.min", "kernel", "cpu");
+    assert (isequal (C, R) && isequal (K, RK), "sanitize_mxm: sliced max.min differs");
+  unwind_protect_cleanup
+    __cudakernels__ ("settings", "test_alloc_limit", 0);
+  end_unwind_protect
 endfunction
 
 ## Where a sanitizer run has got to, in its log as it goes.

@@ -66,7 +66,15 @@
  *   no ldmatrix, no fragments in registers, the mma issue asynchronous. Hopper's full tensor
  *   rate is reached only through wgmma (mma.sync tops out well below it for f16; for .b1 this is
  *   the first measurement), so this is the likeliest to pass 4000 Tpair/s. wgmma is an sm_90a
- *   feature: built only for arch=compute_90a (a plain sm_90 build runs variant 0 instead).
+ *   feature: built only for arch=compute_90a (src/Makefile builds these files for sm_90a in
+ *   place of sm_90; a build without it runs variant 3).
+ * Measured (H100 SXM, dev/boolean --variants, the product kernel alone, Tpair/s at 8192 / 16384
+ * / 32768, share of the 5128 mma.sync ceiling at 32768): v0 cp.async 2046 / 2300 / 2483 (48%);
+ * TMA with mma.sync: v1 1 x 2 1571 / 1870 / 1981, v2 2 x 2 1437 / 1705 / 1842, v3 no cluster
+ * 2540 / 3037 / 3301 (64%); wgmma: v4 1 x 2 2012 / 2406 / 2593, v5 2 x 2 1835 / 2194 / 2368, v6
+ * no cluster 4057 / 4438 / 4523 (88%; the whole call with the packing 4046 at 32768). The
+ * clusters lost every time: the traffic they save was not the limit, their synchronization cost
+ * more. The default is the first of v6, v3 that runs (orand_mma.cu).
  * The variant table (name, kind, cluster shape) is in orand_mma.cu. */
 #define OA_TMA_STAGES 8                          /* 8 x 24 KB: 192 of the 227 KB a block gets */
 #define OA_TMA_WARPS 8                           /* mma warps (the producer is one more) */

@@ -44,13 +44,14 @@ ck_status ck_orand_time(const ck_product *p, int path, const ck_timing *tm, doub
 
 /* The tensor path's kernel variants, for the dev driver's comparison (`dev/boolean --variants`;
  * orand.cuh lists them and their tuning). ck_orand_set_variant: the variant every later tensor
- * product of the process runs (0, the default: the cp.async kernel); returns the previous one,
- * and with v = -1 or out of range only reads it. A variant that cannot run here (the device, the
+ * product of the process runs (CK_ORAND_VARIANT_AUTO, the default: the fastest that can run,
+ * orand_mma.cu); returns the previous one, and with v = -1 or out of range only reads it. A variant that cannot run here (the device, the
  * build's architectures, the sizes) runs as variant 0, and ck_orand_last_variant says so: the
  * variant the calling thread's last tensor product ran (-1 before any). ck_orand_variant_name:
  * its description, NULL past the last. ck_orand_variant_fault: whether a TMA variant's pipeline
  * watchdog fired on the current device since the last call (a barrier wait of over 2 s: the
  * kernel then gives up and its output is wrong, rather than hanging the GPU); synchronizes. */
+#define CK_ORAND_VARIANT_AUTO (-2)
 int ck_orand_set_variant(int v);
 int ck_orand_last_variant(void);
 const char *ck_orand_variant_name(int v);

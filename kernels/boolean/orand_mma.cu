@@ -253,13 +253,18 @@ static const oa_variant oa_variants[] = {
 #define OA_NUM_VARIANTS ((int)(sizeof oa_variants / sizeof oa_variants[0]))
 
 /* Process-wide, set by the dev driver before it runs anything (not meant to change under a
- * running product); the variant that ran, per host thread as the path is. */
-static int oa_variant_now = 0;
+ * running product); the variant that ran, per host thread as the path is. By default
+ * (CK_ORAND_VARIANT_AUTO) the first of OA_VARIANT_ORDER that can run: wgmma where the build has
+ * sm_90a code (v6: 4523 Tpair/s at 32768^3 on an H100, 88% of the mma.sync ceiling), else the
+ * TMA pipeline with mma.sync (v3: 3301), else the cp.async original (v0: 2483); every variant
+ * with a cluster ran slower than its plain form (orand.cuh). */
+static const int oa_variant_order[] = {6, 3};
+static int oa_variant_now = CK_ORAND_VARIANT_AUTO;
 static thread_local int oa_variant_ran = -1;
 
 extern "C" int ck_orand_set_variant(int v) {
   const int prev = oa_variant_now;
-  if (v >= 0 && v < OA_NUM_VARIANTS) oa_variant_now = v;
+  if ((v >= 0 && v < OA_NUM_VARIANTS) || v == CK_ORAND_VARIANT_AUTO) oa_variant_now = v;
   return prev;
 }
 extern "C" int ck_orand_last_variant(void) { return oa_variant_ran; }
@@ -267,20 +272,30 @@ extern "C" const char *ck_orand_variant_name(int v) {
   return v >= 0 && v < OA_NUM_VARIANTS ? oa_variants[v].name : NULL;
 }
 
+/* The automatic choice's variants have no cluster: the padding of one block tile. */
 void oa_mma_padding(size_t *rows, size_t *cols) {
-  const oa_variant &v = oa_variants[oa_variant_now];
-  *rows = (size_t)OA_MMA_BM * v.cm;
-  *cols = (size_t)OA_MMA_BN * v.cn;
+  const int id = oa_variant_now == CK_ORAND_VARIANT_AUTO ? 0 : oa_variant_now;
+  *rows = (size_t)OA_MMA_BM * oa_variants[id].cm;
+  *cols = (size_t)OA_MMA_BN * oa_variants[id].cn;
+}
+
+/* Whether variant id runs q here. The TMA kinds address rows with 32-bit coordinates, and need
+ * the cluster's padding (which the operands have unless the variant changed since they were
+ * packed). */
+static bool oa_variant_runs(int id, const oa_packed &q) {
+  const oa_variant &v = oa_variants[id];
+  return v.kind != OA_KIND_CPASYNC && q.m_pad % ((size_t)OA_MMA_BM * v.cm) == 0 &&
+         q.n_pad % ((size_t)OA_MMA_BN * v.cn) == 0 && q.m_pad < 0x7fffffffu &&
+         q.n_pad < 0x7fffffffu && q.kw < 0x7fffffffu && oa_tma_available(v.kind, v.cm, v.cn);
 }
 
 ck_status oa_run_mma(const oa_packed &q, uint8_t *C) {
-  const int id = oa_variant_now;
-  const oa_variant &v = oa_variants[id];
-  /* The TMA kinds address rows with 32-bit coordinates, and need the cluster's padding (which
-   * the operands have unless the variant changed since they were packed). */
-  if (v.kind != OA_KIND_CPASYNC && q.m_pad % ((size_t)OA_MMA_BM * v.cm) == 0 &&
-      q.n_pad % ((size_t)OA_MMA_BN * v.cn) == 0 && q.m_pad < 0x7fffffffu && q.n_pad < 0x7fffffffu &&
-      q.kw < 0x7fffffffu && oa_tma_available(v.kind, v.cm, v.cn)) {
+  const bool automatic = oa_variant_now == CK_ORAND_VARIANT_AUTO;
+  const int tries = automatic ? (int)(sizeof oa_variant_order / sizeof oa_variant_order[0]) : 1;
+  for (int t = 0; t < tries; t++) {
+    const int id = automatic ? oa_variant_order[t] : oa_variant_now;
+    if (!oa_variant_runs(id, q)) continue;
+    const oa_variant &v = oa_variants[id];
     oa_variant_ran = id;
     return oa_run_tma(q, C, v.kind, v.cm, v.cn);
   }
