@@ -6,7 +6,6 @@
  *           OA_CEIL_CHAINS independent accumulators a warp (asm volatile: none is folded away);
  *   LOP3:   v |= x & y on 32-bit words, 32 pairs per thread instruction, in the 8 x 8 shape of
  *           the LOP3 kernel, the operands rotating each step so nothing can be hoisted. */
-#include <stdlib.h>
 
 #include "orand.cuh"
 
@@ -71,10 +70,20 @@ __global__ void __launch_bounds__(OA_CEIL_BLOCK)
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-static int oa_cmp_float(const void *a, const void *b) {
-  float x = *(const float *)a, y = *(const float *)b;
-  return (x > y) - (x < y);
-}
+/* One launch of a path's probe (ck_time_events runs it). */
+struct oa_probe_launch {
+  int path;
+  unsigned blocks;
+  void *out;
+  static ck_status run(void *ctx) {
+    const oa_probe_launch *l = (const oa_probe_launch *)ctx;
+    if (l->path == CK_ORAND_TENSOR)
+      oa_ceiling_mma<<<l->blocks, OA_CEIL_BLOCK>>>((int *)l->out, 0x9E3779B9u, OA_CEIL_ITERS);
+    else
+      oa_ceiling_lop3<<<l->blocks, OA_CEIL_BLOCK>>>((unsigned *)l->out, 0x9E3779B9u, OA_CEIL_ITERS);
+    return ck_cuda_check(cudaGetLastError(), "running the or.and ceiling probe");
+  }
+};
 
 /* Whether the tensor probe's code for this device was made for sm_80 or later. */
 static int oa_ceiling_mma_available(void) {
@@ -106,32 +115,17 @@ extern "C" ck_status ck_orand_ceiling(int path, double *pairs_per_second) {
     CK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, oa_ceiling_lop3, OA_CEIL_BLOCK,
                                                           0),
             "querying the probe's occupancy");
-  const unsigned blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
-  void *out = NULL;
-  CK_TRY(ck_dev_alloc(&out, (size_t)blocks * OA_CEIL_BLOCK * sizeof(unsigned)));
-  cudaEvent_t start = NULL, stop = NULL;
-  float times[OA_CEIL_REPS];
-  cudaError_t e = cudaEventCreate(&start);
-  if (e == cudaSuccess) e = cudaEventCreate(&stop);
-  for (int r = -1; r < OA_CEIL_REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
-    cudaEventRecord(start, 0);
-    if (path == CK_ORAND_TENSOR)
-      oa_ceiling_mma<<<blocks, OA_CEIL_BLOCK>>>((int *)out, 0x9E3779B9u, OA_CEIL_ITERS);
-    else oa_ceiling_lop3<<<blocks, OA_CEIL_BLOCK>>>((unsigned *)out, 0x9E3779B9u, OA_CEIL_ITERS);
-    if ((e = cudaGetLastError()) != cudaSuccess) break;
-    cudaEventRecord(stop, 0);
-    if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)
-      e = cudaEventElapsedTime(&times[r], start, stop);
-  }
-  if (start) cudaEventDestroy(start);
-  if (stop) cudaEventDestroy(stop);
-  ck_dev_free(out);
-  if (e != cudaSuccess) return ck_cuda_status(e, "running the or.and ceiling probe");
-  qsort(times, OA_CEIL_REPS, sizeof times[0], oa_cmp_float);
+  oa_probe_launch l = {path, (unsigned)(sms * (per_sm > 0 ? per_sm : 1)), NULL};
+  CK_TRY(ck_dev_alloc(&l.out, (size_t)l.blocks * OA_CEIL_BLOCK * sizeof(unsigned)));
+  double times[OA_CEIL_REPS];
+  const ck_status s = ck_time_events(oa_probe_launch::run, &l, 1, OA_CEIL_REPS, times);
+  ck_dev_free(l.out);
+  CK_TRY(s);
+  const unsigned blocks = l.blocks;
   const double threads = (double)blocks * OA_CEIL_BLOCK;
   const double pairs = path == CK_ORAND_TENSOR
                            ? threads / 32 * OA_CEIL_ITERS * OA_CEIL_CHAINS * 16.0 * 8 * 256
                            : threads * OA_CEIL_ITERS * OA_CEIL_R * OA_CEIL_R * 32.0;
-  *pairs_per_second = pairs / (times[OA_CEIL_REPS / 2] * 1e-3);
+  *pairs_per_second = pairs / (ck_median(times, OA_CEIL_REPS) * 1e-3);
   return CK_OK;
 }

@@ -49,17 +49,12 @@ __global__ void __launch_bounds__(OA_TMA_THREADS, 1)
                   unsigned *fault) {
 #ifdef OA_TMA_COMPILED
   extern __shared__ unsigned char smem_raw[];
-  const unsigned raw = (unsigned)__cvta_generic_to_shared(smem_raw);
-  const unsigned base = (raw + 1023) & ~1023u, bars = base + OA_TMA_BARS;
-  unsigned char *smem = smem_raw + (base - raw);
-  const oa_watch watch = {fault, *(volatile unsigned *)fault};
-  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const unsigned rank = CM * CN > 1 ? oa_cluster_rank() : 0;
-  size_t tm, tn;
-  oa_cluster_tile<CM, CN>(cluster0 + blockIdx.x / (CM * CN), rank, q.m_pad / OA_MMA_BM,
-                          q.n_pad / OA_MMA_BN, tm, tn);
-  const size_t kt_count = q.kw / OA_MMA_KW;
-  oa_tma_setup<CM, CN>(bars);
+  const oa_tma_block blk = oa_tma_begin<CM, CN>(smem_raw, q, cluster0, fault);
+  const unsigned base = blk.base, bars = blk.bars, lane = blk.lane, warp = blk.warp;
+  const unsigned rank = blk.rank;
+  unsigned char *smem = blk.smem;
+  const oa_watch watch = blk.watch;
+  const size_t tm = blk.tm, tn = blk.tn, kt_count = blk.kt_count;
 
   if (warp == OA_TMA_WARPS) {
     oa_produce<CM, CN>(&tmA, &tmB, base, bars, tm, tn, kt_count, watch, lane == 0);

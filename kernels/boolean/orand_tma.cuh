@@ -194,6 +194,35 @@ template <int CM, int CN> __device__ __forceinline__ void oa_tma_setup(unsigned 
   else __syncthreads();
 }
 
+/* What both TMA kernels (orand_mma_tma.cu, orand_mma_wgmma.cu) know from their start: the
+ * shared memory aligned for the 64-byte swizzle and its barriers after the stages, the watchdog,
+ * the thread's place, the block's tile and the stages of k; with the barriers made. */
+struct oa_tma_block {
+  unsigned base, bars;
+  unsigned char *smem;
+  oa_watch watch;
+  unsigned lane, warp, rank;
+  size_t tm, tn, kt_count;
+};
+template <int CM, int CN>
+__device__ __forceinline__ oa_tma_block oa_tma_begin(unsigned char *smem_raw, const oa_packed &q,
+                                                     size_t cluster0, unsigned *fault) {
+  oa_tma_block b;
+  const unsigned raw = (unsigned)__cvta_generic_to_shared(smem_raw);
+  b.base = (raw + 1023) & ~1023u;
+  b.bars = b.base + OA_TMA_BARS;
+  b.smem = smem_raw + (b.base - raw);
+  b.watch = {fault, *(volatile unsigned *)fault};
+  b.lane = threadIdx.x & 31;
+  b.warp = threadIdx.x >> 5;
+  b.rank = CM * CN > 1 ? oa_cluster_rank() : 0;
+  oa_cluster_tile<CM, CN>(cluster0 + blockIdx.x / (CM * CN), b.rank, q.m_pad / OA_MMA_BM,
+                          q.n_pad / OA_MMA_BN, b.tm, b.tn);
+  b.kt_count = q.kw / OA_MMA_KW;
+  oa_tma_setup<CM, CN>(b.bars);
+  return b;
+}
+
 /* The producer warp: every stage's loads, issued by its lane 0 (leader); all its lanes wait, so
  * that the warp never diverges for long (it meets the others at the final cluster barrier).
  * This block (rm, cn) loads rows [cn, cn + 1) * BM / CN of its tile's A for its cluster row,

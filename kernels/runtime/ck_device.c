@@ -33,7 +33,8 @@ static const struct {
   int floating;
 } dtypes[CK_NUM_DTYPES] = {CK_CLASS_TABLE(CK_DTYPE_ROW_, _)};
 #undef CK_DTYPE_ROW_
-#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) [E] = {NAME, ALIAS, CK_CLASSES(CLASSES)},
+#define CK_SEMIRING_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) \
+  [E] = {NAME, ALIAS, CK_CLASSES(CLASSES)},
 static const struct {
   const char *name, *alias;
   unsigned classes;
@@ -434,6 +435,16 @@ void ck_dev_set_limit(size_t bytes) {
   pthread_mutex_lock(&table_lock);
   byte_limit = bytes;
   pthread_mutex_unlock(&table_lock);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double ck_median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n > 0 ? v[n / 2] : 0;
 }
 
 ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms) {

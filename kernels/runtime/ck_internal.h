@@ -155,6 +155,8 @@ void ck_narrow_a_end(ck_plan *pl);
  * ones into times_ms. */
 typedef ck_status ck_timed_fn(void *ctx);
 ck_status ck_time_events(ck_timed_fn *run, void *ctx, int warmup, int reps, double *times_ms);
+/* The median of v[0..n-1] (the upper one for even n), which it sorts. */
+double ck_median(double *v, int n);
 /* The same with `calls` runs back to back between the events, times_ms per run. */
 ck_status ck_time_calls(ck_timed_fn *run, void *ctx, int warmup, int reps, int calls,
                         double *times_ms);

@@ -7,7 +7,6 @@
  * classes; for max.min and min.max two compares on words or on halves. or.and's probes are the
  * boolean family's (kernels/boolean). */
 #include <math.h>
-#include <stdlib.h>
 
 #include "ck_internal.h"
 #include "dispatch.cuh"
@@ -76,10 +75,16 @@ __global__ void __launch_bounds__(BLOCK)
   out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-static int cmp_float(const void *a, const void *b) {
-  float x = *(const float *)a, y = *(const float *)b;
-  return (x > y) - (x < y);
-}
+/* One launch of probe P's kernel (ck_time_events runs it). */
+template <class P> struct probe_launch {
+  unsigned blocks;
+  typename P::T *out, seed;
+  static ck_status run(void *ctx) {
+    const probe_launch *l = (const probe_launch *)ctx;
+    ceiling_kernel<P><<<l->blocks, BLOCK>>>(l->out, l->seed, ITERS);
+    return ck_cuda_check(cudaGetLastError(), "running the ceiling probe");
+  }
+};
 
 /* The probe P's rate in pair updates per second: the median of REPS timed launches after a
  * warm-up, on BLOCKS_PER_SM blocks per SM. */
@@ -90,28 +95,14 @@ template <class P> static ck_status time_probe(typename P::T seed, double *pairs
   int sms = 0, dev = 0;
   CK_CUDA(cudaGetDevice(&dev), "querying the device");
   CK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying SMs");
-  unsigned blocks = (unsigned)(sms * BLOCKS_PER_SM);
-  void *out = NULL;
-  CK_TRY(ck_dev_alloc(&out, (size_t)blocks * BLOCK * sizeof(T)));
-  cudaEvent_t start = NULL, stop = NULL;
-  float times[REPS];
-  cudaError_t e = cudaEventCreate(&start);
-  if (e == cudaSuccess) e = cudaEventCreate(&stop);
-  for (int r = -1; r < REPS && e == cudaSuccess; r++) { /* r == -1: warm-up */
-    cudaEventRecord(start, 0);
-    ceiling_kernel<P><<<blocks, BLOCK>>>((T *)out, seed, ITERS);
-    if ((e = cudaGetLastError()) != cudaSuccess) break;
-    cudaEventRecord(stop, 0);
-    if ((e = cudaEventSynchronize(stop)) == cudaSuccess && r >= 0)
-      e = cudaEventElapsedTime(&times[r], start, stop);
-  }
-  if (start) cudaEventDestroy(start);
-  if (stop) cudaEventDestroy(stop);
-  ck_dev_free(out);
-  if (e != cudaSuccess) return ck_cuda_status(e, "running the ceiling probe");
-  qsort(times, REPS, sizeof times[0], cmp_float);
-  double pairs = (double)blocks * BLOCK * ITERS * R * R * P::PAIRS;
-  *pairs_per_second = pairs / (times[REPS / 2] * 1e-3);
+  probe_launch<P> l = {(unsigned)(sms * BLOCKS_PER_SM), NULL, seed};
+  CK_TRY(ck_dev_alloc((void **)&l.out, (size_t)l.blocks * BLOCK * sizeof(T)));
+  double times[REPS];
+  const ck_status s = ck_time_events(probe_launch<P>::run, &l, 1, REPS, times);
+  ck_dev_free(l.out);
+  CK_TRY(s);
+  const double pairs = (double)l.blocks * BLOCK * ITERS * R * R * P::PAIRS;
+  *pairs_per_second = pairs / (ck_median(times, REPS) * 1e-3);
   return CK_OK;
 }
 
