@@ -67,8 +67,11 @@
 ## @qcode{"cpu"} (the multi-threaded CPU reference, which needs no GPU).  On
 ## the GPU, min.+ runs its integer classes on Hopper's DPX min-add
 ## instructions and integer-valued single and double data on its integer
-## paths; the other semirings run their integer classes on @qcode{"regblock"}'s
-## wide accumulation.  @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
+## paths.  The other semirings run the 8- and 16-bit classes on their values as
+## singles, which is exact (max.+ with @var{K} excepted: Octave's ties are
+## between saturated sums), their 32-bit classes and max.+'s @var{K} on
+## @qcode{"regblock"}'s wide accumulation, and pages of any integer class in
+## one launch as singles or doubles.  @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
 ## on the 1-bit tensor cores (AND and POPC, from Ampere on; 32-bit word
 ## operations before that), @qcode{"regblock"} on 32-bit word operations,
 ## @qcode{"naive"} and @qcode{"coalesced"} on a plain bit loop.
