@@ -24,9 +24,9 @@ static ck_status oa_check(const ck_product *p, int path) {
   const size_t m = p->m, k = p->k, n = p->n;
   if ((n && m > SIZE_MAX / 8 / n) || (k && m > SIZE_MAX / k) || (k && n > SIZE_MAX / k))
     return ck_fail(CK_ERR_INVALID, "or.and: sizes %zu x %zu x %zu overflow", m, k, n);
-  /* K values and the kernels' bit positions are 32-bit counts of k */
-  if (k > 0xffffffffu - 32 * (size_t)OA_MMA_KW)
-    return ck_fail(CK_ERR_INVALID, "or.and: k = %zu is beyond 2^32", k);
+  /* the tensor kernels' counts of common bits are signed 32-bit */
+  if (k > 0x7fffffffu - 32 * (size_t)OA_MMA_KW)
+    return ck_fail(CK_ERR_INVALID, "or.and: k must be below 2^31, not %zu", k);
   if ((m * k && !p->A) || (k * n && !p->B) || (m * n && !p->C))
     return ck_fail(CK_ERR_INVALID, "or.and: an operand is missing");
   return CK_OK;

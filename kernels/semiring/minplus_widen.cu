@@ -54,14 +54,17 @@ template <class T, class SR> struct mp_widened {
     ck_plan_note_class(sizeof(F) == 4 ? CK_SINGLE : CK_DOUBLE); /* the class it runs in */
     return true;
   }
-  ck_status finish(const mp_problem<T, SR> &q, ck_status s) {
+  /* The result back into the class; *took says whether it was made. Out of memory inside the
+   * floating-point kernel's own passes: not taken, and the class's own path runs in less. */
+  ck_status done(const mp_problem<T, SR> &q, ck_status s, bool *took) {
     const size_t cc = (q.pg.count ? q.pg.count : 1) * q.m * q.n;
     if (s == CK_OK && cc) {
       narrow_values<T, F><<<grid_for(cc, MP_THREADS), MP_THREADS>>>(w.C, q.C, cc);
       s = ck_cuda_check(cudaGetLastError(), "storing a widened product");
     }
     ck_dev_free(buf);
-    return s;
+    *took = s == CK_OK;
+    return s == CK_ERR_OUTOFMEMORY ? CK_OK : s;
   }
 };
 
@@ -76,9 +79,7 @@ ck_status mp_run_widened(const mp_problem<T, SR> &q, bool *took) {
     if (!x.make(q)) return CK_OK; /* no room: v2 runs instead, in less */
     ck_status s = ck_cuda_check(cudaGetLastError(), "widening integers");
     if (s == CK_OK) s = mp_run_warptile_float<float, ARG, SR>(x.w);
-    s = x.finish(q, s);
-    *took = s == CK_OK;
-    return s;
+    return x.done(q, s, took);
   }
 }
 
@@ -94,13 +95,11 @@ ck_status mp_run_pages_widened(const mp_problem<T, SR> &q, bool *took) {
     if (!x.make(q)) return CK_OK;
     ck_status s = ck_cuda_check(cudaGetLastError(), "widening integers");
     if (s == CK_OK) s = mp_run_pages_float<typename mp_widened<T, SR>::F, ARG, SR>(x.w);
-    s = x.finish(q, s);
-    *took = s == CK_OK;
-    return s;
+    return x.done(q, s, took);
   }
 }
 
-#define WIDEN_INST_(T, SR)                                                                \
+#define WIDEN_INST_(T, SR)                                                                  \
   template ck_status mp_run_widened<T, false, SR>(const mp_problem<T, SR> &, bool *);       \
   template ck_status mp_run_widened<T, true, SR>(const mp_problem<T, SR> &, bool *);        \
   template ck_status mp_run_pages_widened<T, false, SR>(const mp_problem<T, SR> &, bool *); \

@@ -22,6 +22,8 @@ const char *ck_sum_kernel_name(int id) {
 
 static ck_status check_args(const ck_sum_args *a) {
   if ((int)a->t < 0 || a->t >= CK_NUM_DTYPES) return ck_fail(CK_ERR_INVALID, "sum: unknown class");
+  if (a->t == CK_LOGICAL) /* Octave sums logical as double: the caller converts it first */
+    return ck_fail(CK_ERR_INVALID, "sum: logical is summed as double; convert it first");
   if (a->mode > CK_SUM_MODE_NATIVE) return ck_fail(CK_ERR_INVALID, "sum: unknown mode");
   if (a->kernel < 0 || a->kernel >= NUM_KERNELS)
     return ck_fail(CK_ERR_INVALID, "unknown sum kernel %d", a->kernel);
