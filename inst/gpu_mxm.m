@@ -347,8 +347,10 @@ endfunction
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## host arrays larger than the memory allowed: slices of rows, columns and k
-%! A = operand ([300 700], "single", 1); B = operand ([700 250], "single", 2);
+%! ## host arrays larger than the memory allowed: slices of rows, columns and k;
+%! ## int16's widened path gives way to the wide one where it has no room
+%! for c = {"single", "int16"}
+%! A = operand ([300 700], c{1}, 1); B = operand ([700 250], c{1}, 2);
 %! for sr = {"max.+", "min.max"}
 %!   [R, RK] = gpu_mxm (A, B, sr{1}, "kernel", "cpu");
 %!   __cudakernels__ ("settings", "test_alloc_limit", 2^20);
@@ -357,8 +359,16 @@ endfunction
 %!   unwind_protect_cleanup
 %!     __cudakernels__ ("settings", "test_alloc_limit", 0);
 %!   end_unwind_protect
-%!   assert (isequaln (C, R) && isequal (K, RK), [sr{1} " sliced"]);
+%!   assert (isequaln (C, R) && isequal (K, RK), [sr{1} " " c{1} " sliced"]);
 %!   assert (__cudakernels__ ("last_plan").move, "slices");
+%!   __cudakernels__ ("settings", "test_alloc_limit", 2^20);
+%!   unwind_protect
+%!     C = gpu_mxm (A, B, sr{1});
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!   end_unwind_protect
+%!   assert (isequaln (C, R), [sr{1} " " c{1} " sliced, without K"]);
+%! endfor
 %! endfor
 %! assert (__ck_released__ ());
 

@@ -145,6 +145,8 @@
 %! assert (isequaln ({C, K}, {reshape(R, 3, 5), reshape(RK, 3, 5)}));
 %! plan = __cudakernels__ ("last_plan");
 %! assert (plan.semiring, "max.min");
+%! ## logical arrays are summed as double: the gateway's sum refuses them
+%! expect_invalid (@() __cudakernels__ ("sum", true (8, 1), 1, 8, 1, "default", "cpu"), "logical");
 %! expect_invalid (@() product ("min.+", "nowhere", A, B, "cpu"), "WHERE is");
 %! expect_invalid (@() product ("min.+", "host", A, B, "nope"), 'unknown min-plus kernel "nope"');
 %! expect_invalid (@() product ("+.*", "host", A, B, "cpu"), 'unknown matmul kernel "cpu"');
