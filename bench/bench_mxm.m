@@ -117,7 +117,7 @@ function rows = orand_rows (opt)
   printf ("# or.and ceilings: 1-bit tensor cores %.0f Tpair/s, LOP3 %.0f Tpair/s\n", tensor, lop3);
   rows = struct ([]);
   for kernel = {"warptile", "regblock"}
-    ceiling = ifelse (strcmp (kernel{1}, "warptile"), tensor, lop3);
+    ceiling = merge (strcmp (kernel{1}, "warptile"), tensor, lop3);
     r = show (measure ("or.and", "logical", kernel{1}, [n n n], ceiling, opt));
     rows = [rows, r];
   endfor
@@ -141,14 +141,6 @@ function rows = orand_rows (opt)
   printf ("# or.and whole call on logical gpu_arrays, n = %d: %.2f ms, %.0f Tpair/s\n", n, ...
           r.e2e_ms, r.tpairs);
   rows = [rows, r];
-endfunction
-
-function v = ifelse (c, a, b)
-  if (c)
-    v = a;
-  else
-    v = b;
-  endif
 endfunction
 
 function write_csv (file, results)

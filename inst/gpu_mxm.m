@@ -167,9 +167,9 @@ endfunction
 %!    if (islogical (T))
 %!      T = false (m, 1, n);
 %!    elseif (isinteger (T))
-%!      T = repmat (ifelse_ (lo, intmin (class (T)), intmax (class (T))), m, 1, n);
+%!      T = repmat (merge (lo, intmin (class (T)), intmax (class (T))), m, 1, n);
 %!    else
-%!      T = repmat (cast (ifelse_ (lo, -Inf, Inf), class (T)), m, 1, n);
+%!      T = repmat (cast (merge (lo, -Inf, Inf), class (T)), m, 1, n);
 %!    endif
 %!  endif
 %!  [C, K] = add (T, [], 2);
@@ -181,9 +181,6 @@ endfunction
 %!    C = logical (C);
 %!    K(! C) = 0;
 %!  endif
-%!endfunction
-%!function v = ifelse_ (c, a, b)
-%!  if (c) v = a; else v = b; endif
 %!endfunction
 %!function X = operand (dims, cls, s)
 %!  if (strcmp (cls, "logical"))

@@ -71,9 +71,9 @@ static ck_status oa_run(const ck_product *p, int path, cudaEvent_t start, cudaEv
   q.m = m;
   q.n = n;
   q.k = k;
-  q.m_pad = oa_round_up(m, rows);
-  q.n_pad = oa_round_up(n, cols);
-  q.kw = oa_round_up((k + 31) / 32, words);
+  q.m_pad = round_up(m, rows);
+  q.n_pad = round_up(n, cols);
+  q.kw = round_up((k + 31) / 32, words);
   uint32_t *Abits = NULL, *Bbits = NULL;
   ck_status s = ck_dev_alloc((void **)&Abits, q.m_pad * q.kw * sizeof(uint32_t));
   if (s == CK_OK) s = ck_dev_alloc((void **)&Bbits, q.n_pad * q.kw * sizeof(uint32_t));

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ck_internal.h"
+#include "index.cuh"
 #include "orand.h"
 
 /* ---- tuning: every shape the kernels run with, in one place ----
@@ -106,20 +107,6 @@ struct oa_packed {
   size_t m, n, k;
   size_t m_pad, n_pad, kw;
 };
-
-static inline size_t oa_round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
-/* idx = q * d + r, in 32 bits where both fit (64-bit division is a long software sequence). */
-__device__ __forceinline__ void oa_split(size_t idx, size_t d, size_t &q, size_t &r) {
-  if ((idx | d) >> 32) {
-    q = idx / d;
-    r = idx % d;
-  } else {
-    unsigned q32 = (unsigned)idx / (unsigned)d;
-    q = q32;
-    r = (unsigned)idx - q32 * (unsigned)d;
-  }
-}
 
 /* The runners: each launches its kernels on the default stream and checks the launch. */
 /* orand_pack.cu: Abits and Bbits of q's padded sizes from the bytes of p. */

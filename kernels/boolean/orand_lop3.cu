@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(OA_LOP_THREADS, 2)
   const unsigned tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   const size_t tiles_m = q.m_pad / OA_LOP_TILE;
   size_t tn, tm;
-  oa_split(tile0 + blockIdx.x, tiles_m, tn, tm);
+  split_index(tile0 + blockIdx.x, tiles_m, tn, tm);
   /* this thread's share of each stage's loads: row (or column) t / 2, words 4 (t % 2) .. +3 */
   const unsigned lr = threadIdx.x >> 1, lh = threadIdx.x & 1;
   const uint32_t *ga = q.A + (tm * OA_LOP_TILE + lr) * q.kw + 4 * lh;

@@ -99,10 +99,10 @@ __device__ __forceinline__ void oa_tile_of(size_t t, size_t tiles_m, size_t tile
                                            size_t &tn) {
   const size_t per_group = (size_t)OA_MMA_GROUP_M * tiles_n;
   size_t group, in_group;
-  oa_split(t, per_group, group, in_group);
+  split_index(t, per_group, group, in_group);
   const size_t first = group * OA_MMA_GROUP_M;
   const size_t rows = tiles_m - first < OA_MMA_GROUP_M ? tiles_m - first : OA_MMA_GROUP_M;
-  oa_split(in_group, rows, tn, tm);
+  split_index(in_group, rows, tn, tm);
   tm += first;
 }
 

@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(256)
   __shared__ __align__(16) uint32_t tile[OA_PACK_WORDS][OA_PACK_PITCH];
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   size_t wb, rb;
-  oa_split(blockIdx.x, row_blocks, wb, rb);
+  split_index(blockIdx.x, row_blocks, wb, rb);
   const size_t i0 = rb * OA_PACK_ROWS, w = wb * OA_PACK_WORDS + warp, k0 = w * 32;
   if (WIDE) {
     /* rows i0 + 4 lane .. +3: m is a multiple of 4, so they are all in or all out */
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(256)
               size_t kw, size_t col_blocks) {
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   size_t wb, cb;
-  oa_split(blockIdx.x, col_blocks, wb, cb);
+  split_index(blockIdx.x, col_blocks, wb, cb);
   const size_t j = cb * OA_PACKB_COLS + warp, w0 = wb * OA_PACKB_WORDS;
   const uint8_t *col = B + j * k;
   uint32_t *dst = Bbits + j * kw;

@@ -9,7 +9,7 @@ __global__ void __launch_bounds__(OA_THREADS)
   const size_t total = q.m * q.n, stride = (size_t)gridDim.x * blockDim.x;
   for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += stride) {
     size_t i, j;
-    oa_split(idx, q.m, j, i);
+    split_index(idx, q.m, j, i);
     const uint32_t *a = q.A + i * q.kw, *b = q.B + j * q.kw;
     size_t first = 0; /* 1-based k of the first pair; 0: none */
     for (size_t w = 0; w < q.kw; w++) {

@@ -162,9 +162,9 @@ __device__ __forceinline__ void oa_cluster_tile(size_t cl, unsigned rank, size_t
   const size_t sm = tiles_m / CM, sn = tiles_n / CN;
   const size_t G = OA_MMA_GROUP_M / CM > 0 ? OA_MMA_GROUP_M / CM : 1;
   size_t group, in_group, stm, stn;
-  oa_split(cl, G * sn, group, in_group);
+  split_index(cl, G * sn, group, in_group);
   const size_t first = group * G, rows = sm - first < G ? sm - first : G;
-  oa_split(in_group, rows, stn, stm);
+  split_index(in_group, rows, stn, stm);
   tm = (first + stm) * CM + rank / CN;
   tn = stn * CN + rank % CN;
 }

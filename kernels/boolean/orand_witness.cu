@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(OA_THREADS)
   for (size_t task = (size_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; task < tasks;
        task += warps) {
     size_t ct, rt;
-    oa_split(task, row_tasks, ct, rt);
+    split_index(task, row_tasks, ct, rt);
     const size_t i = rt * 32 + lane;
     const bool row_live = i < q.m;
     const uint32_t *a = q.A + (row_live ? i : 0) * q.kw;
