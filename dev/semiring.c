@@ -1,7 +1,8 @@
-/* dev/semiring: every min-plus kernel version and class, checked exactly against a plain triple
- * loop on ragged shapes with NaN, +-Inf, ties and saturating integers, then timed beside the
- * class's compute ceiling. The reference is written here, apart from the package's CPU kernel, so
- * that one mistake cannot sit in both. Exit status: 0 all passed, 1 a mismatch, 2 no GPU/usage. */
+/* dev/semiring: every kernel version and class of a semiring product (min.+ unless --semiring
+ * says otherwise), checked exactly against a plain triple loop on ragged shapes with NaN, +-Inf,
+ * ties and saturating integers, then timed beside the semiring's compute ceiling for the class.
+ * The reference is written here, apart from the package's CPU kernel, so that one mistake cannot
+ * sit in both. Exit status: 0 all passed, 1 a mismatch, 2 no GPU/usage. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,9 @@
 
 static const char usage[] =
     "usage: dev/semiring [VERSION] [--class C] [--n N] [--reps R] [--seed S] [--narrow]\n"
+    "                    [--semiring S]\n"
     "  VERSION  0..3 or naive, coalesced, regblock, warptile (default: all)\n"
+    "  --semiring  min.+ (default), max.+, max.min, min.max or max.* (each with its classes)\n"
     "  --class  double, single, int8, uint8, int16, uint16, int32, uint32 (default: all)\n"
     "  --n      timed size, N x N times N x N (default 4096; 0: check only)\n"
     "  --reps   timed runs after one warm-up (default 5); --seed: the inputs' seed\n"
@@ -69,19 +72,40 @@ static void fill(ck_dtype t, dev_rng *r, int flavour, int is_a, void *X, size_t 
     }
 }
 
-/* ---- the reference: Octave's [C, K] = min (A(i,:) + B(:,j)', [], 2), one output at a time ---- */
+/* ---- the reference: Octave's [C, K] = min (MUL (A(i,:), B(:,j)'), [], 2) (or max), one output
+ * at a time ---- */
 
-/* Float classes: sums in the class; NaN terms never win (so Inf + -Inf, which is NaN, is
- * ignored); K is the first k with the minimum, 1 where every term is NaN; k == 0 gives +Inf, 0. */
+/* The semiring under test: its add (min or max) and multiply, as Octave's operators. */
+enum { MUL_PLUS, MUL_MIN, MUL_MAX, MUL_TIMES };
+static struct {
+  ck_semiring id;
+  int max_add, mul;
+} sr = {CK_SR_MIN_PLUS, 0, MUL_PLUS};
+
+/* One term in double, exact for every class (the float classes' terms are one rounding of it,
+ * the class's own). min and max ignore a NaN operand, as Octave's min (a, b) does. */
+static double term_of(double a, double b) {
+  switch (sr.mul) {
+  case MUL_PLUS: return a + b;
+  case MUL_TIMES: return a * b;
+  case MUL_MIN: return isnan(a) ? b : isnan(b) ? a : b < a ? b : a;
+  default: return isnan(a) ? b : isnan(b) ? a : b > a ? b : a;
+  }
+}
+static int better(double t, double best) { return sr.max_add ? t > best : t < best; }
+
+/* Float classes: terms in the class; NaN terms never win (so Inf + -Inf, which is NaN, is
+ * ignored); K is the first k with the best term, 1 where every term is NaN; k == 0 gives the
+ * add's identity (+Inf or -Inf), 0. */
 #define REF_FLOAT(NAME, T)                                                                       \
   static void NAME(const T *A, const T *B, double *C, double *K, size_t m, size_t k, size_t n) { \
     for (size_t j = 0; j < n; j++)                                                               \
       for (size_t i = 0; i < m; i++) {                                                           \
-        T best = k ? (T)NAN : (T)INFINITY;                                                       \
+        T best = k ? (T)NAN : sr.max_add ? (T)-INFINITY : (T)INFINITY;                           \
         size_t at = 0;                                                                           \
         for (size_t p = 0; p < k; p++) {                                                         \
-          T term = A[i + p * m] + B[p + j * k];                                                  \
-          if (!isnan(term) && (isnan(best) || term < best)) best = term, at = p;                 \
+          T term = (T)term_of(A[i + p * m], B[p + j * k]);                                       \
+          if (!isnan(term) && (isnan(best) || better(term, best))) best = term, at = p;          \
         }                                                                                        \
         C[i + j * m] = best;                                                                     \
         K[i + j * m] = k ? (double)(at + 1) : 0;                                                 \
@@ -90,19 +114,21 @@ static void fill(ck_dtype t, dev_rng *r, int flavour, int is_a, void *X, size_t 
 REF_FLOAT(ref_double, double)
 REF_FLOAT(ref_single, float)
 
-/* Integer classes: each sum saturated to the class, then the minimum; k == 0 gives intmax, 0. */
+/* Integer classes: each term saturated to the class, then the best; k == 0 gives intmax (min)
+ * or intmin (max), 0. */
 static void ref_int(ck_dtype t, const void *A, const void *B, double *C, double *K, size_t m,
                     size_t k, size_t n) {
   int64_t lo, hi;
   dev_int_bounds(t, &lo, &hi);
   for (size_t j = 0; j < n; j++)
     for (size_t i = 0; i < m; i++) {
-      int64_t best = hi;
+      int64_t best = sr.max_add ? lo : hi;
       size_t at = 0;
       for (size_t p = 0; p < k; p++) {
-        int64_t term = dev_geti(t, A, i + p * m) + dev_geti(t, B, p + j * k);
+        int64_t term = (int64_t)term_of((double)dev_geti(t, A, i + p * m),
+                                        (double)dev_geti(t, B, p + j * k));
         term = term < lo ? lo : term > hi ? hi : term;
-        if (p == 0 || term < best) best = term, at = p;
+        if (p == 0 || better((double)term, (double)best)) best = term, at = p;
       }
       C[i + j * m] = (double)best; /* exact: the classes go up to 32 bits */
       K[i + j * m] = k ? (double)(at + 1) : 0;
@@ -151,8 +177,7 @@ static void run_case(dev_check *c, ck_dtype t, int kernel, const shape *s, int f
     ok = dev_fail_status(c, label, st);
   for (int with_k = 0; ok && with_k < 2; with_k++) {
     if (with_k) strcat(label, ", with K");
-    ck_product p = {t,    kernel,        dA, dB, dC, with_k ? dK : NULL, s->m, s->k, s->n,
-                    NULL, CK_SR_MIN_PLUS};
+    ck_product p = {t, kernel, dA, dB, dC, with_k ? dK : NULL, s->m, s->k, s->n, NULL, sr.id};
     c->cases++;
     if ((st = dev_poison(dC, nc * es)) || (with_k && (st = dev_poison(dK, nc * sizeof *K))) ||
         (st = ck_minplus_device(&p)) || (st = ck_device_sync()) ||
@@ -195,14 +220,14 @@ static void check(dev_check *c, ck_dtype t, int kernel, uint64_t seed) {
 
 static double ceiling_of(ck_dtype t) {
   static double known[CK_NUM_DTYPES];
-  if (known[t] == 0 && ck_minplus_ceiling(t, &known[t]) != CK_OK) known[t] = -1;
+  if (known[t] == 0 && ck_semiring_ceiling(sr.id, t, 0, &known[t]) != CK_OK) known[t] = -1;
   return known[t] > 0 ? known[t] / 1e12 : 0;
 }
 
 static void time_product(ck_dtype t, int kernel, const dev_opts *o) {
   const size_t n = o->n;
   double *times = dev_xmalloc((size_t)o->reps * sizeof *times);
-  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, n, n, n, NULL, CK_SR_MIN_PLUS};
+  ck_product p = {t, kernel, NULL, NULL, NULL, NULL, n, n, n, NULL, sr.id};
   ck_timing tm = {1, o->reps, times, CK_DATA_INTS, 0};
   int before = ck_minplus_set_narrow(o->flag ? CK_NARROW_ALWAYS : CK_NARROW_OFF);
   ck_status st = ck_minplus_time(&p, 0, &tm);
@@ -242,25 +267,54 @@ static int run_line(ck_dtype t, int kernel, int narrow, const dev_opts *o) {
   return 0;
 }
 
+/* --semiring S, taken out of argv before dev_parse sees it; exits 2 on a name it does not know. */
+#define ADD_MIN 0
+#define ADD_MAX 1
+#define SR_ROW_(a, E, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) {E, ADD_##ADD, MUL_##MUL},
+static void pick_semiring(int *argc, char **argv) {
+  static const int rows[][3] = {CK_SEMIRING_TABLE(SR_ROW_, _)}; /* its id, add and multiply */
+  for (int a = 1; a + 1 < *argc; a++) {
+    if (strcmp(argv[a], "--semiring")) continue;
+    const int id = ck_semiring_from_name(argv[a + 1]);
+    int found = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+      if (rows[r][0] == id && id != CK_SR_OR_AND) {
+        sr.id = (ck_semiring)id;
+        sr.max_add = rows[r][1];
+        sr.mul = rows[r][2];
+        found = 1;
+      }
+    if (!found) {
+      fprintf(stderr, "dev/semiring: no semiring \"%s\" here (or.and: dev/boolean)\n%s",
+              argv[a + 1], usage);
+      exit(2);
+    }
+    for (int b = a; b + 2 <= *argc; b++) argv[b] = argv[b + 2];
+    *argc -= 2;
+    return;
+  }
+}
+
 int main(int argc, char **argv) {
   dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0};
+  pick_semiring(&argc, argv);
   dev_parse(argc, argv, &o, usage, "--narrow");
   const int only = dev_pick_version(o.version, CK_MINPLUS_NUM_GPU, ck_minplus_kernel_id,
                                     ck_minplus_kernel_name);
-  if (o.cls >= CK_INT64) {
-    fprintf(stderr, "min-plus takes double, single and integers up to 32 bits\n%s", usage);
+  if (o.cls >= 0 && ck_semiring_check(sr.id, (ck_dtype)o.cls) != CK_OK) {
+    fprintf(stderr, "%s\n%s", ck_last_error(), usage);
     return 2;
   }
   dev_init_or_exit("semiring");
-  printf("seed %llu; checks exact against a triple loop; times: median of %d, events\n",
-         (unsigned long long)o.seed, o.reps);
+  printf("%s, seed %llu; checks exact against a triple loop; times: median of %d, events\n",
+         ck_semiring_name(sr.id), (unsigned long long)o.seed, o.reps);
   int bad = 0;
   for (int v = 0; v < CK_MINPLUS_NUM_GPU; v++) {
     if (only >= 0 && v != only) continue;
     for (int t = 0; t < CK_INT64; t++) {
-      if (o.cls >= 0 && t != o.cls) continue;
+      if ((o.cls >= 0 && t != o.cls) || ck_semiring_check(sr.id, (ck_dtype)t) != CK_OK) continue;
       bad |= run_line((ck_dtype)t, v, 0, &o);
-      if (v == CK_MINPLUS_WARPTILE && !dev_is_int((ck_dtype)t))
+      if (v == CK_MINPLUS_WARPTILE && !dev_is_int((ck_dtype)t) && sr.id == CK_SR_MIN_PLUS)
         bad |= run_line((ck_dtype)t, v, 1, &o);
     }
   }

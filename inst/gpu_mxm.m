@@ -65,13 +65,12 @@
 ## and the kernels are those of @code{gpu_minplus}: @qcode{"warptile"} (the
 ## default), @qcode{"regblock"}, @qcode{"coalesced"}, @qcode{"naive"} and
 ## @qcode{"cpu"} (the multi-threaded CPU reference, which needs no GPU).  On
-## the GPU, min.+ runs its integer classes on Hopper's DPX min-add
-## instructions and integer-valued single and double data on its integer
-## paths.  The other semirings run the 8- and 16-bit classes on their values as
-## singles, which is exact (max.+ with @var{K} excepted: Octave's ties are
-## between saturated sums), their 32-bit classes and max.+'s @var{K} on
-## @qcode{"regblock"}'s wide accumulation, and pages of any integer class in
-## one launch as singles or doubles.  @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
+## the GPU, the integer classes run on 32-bit words, or two 16-bit values to
+## a word for the 8- and 16-bit classes: min.+ and max.+ on Hopper's DPX
+## min-add and max-add instructions (sums that no word holds exactly run on
+## @qcode{"regblock"}'s wide accumulation), max.min and min.max on two compares
+## per pair (or per two pairs); min.+ also runs integer-valued single and
+## double data on its integer paths.  @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
 ## on the 1-bit tensor cores (AND and POPC, from Ampere on; 32-bit word
 ## operations before that), @qcode{"regblock"} on 32-bit word operations,
 ## @qcode{"naive"} and @qcode{"coalesced"} on a plain bit loop.
@@ -288,17 +287,48 @@ endfunction
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## the 8- and 16-bit classes of max.min, min.max and max.+ (without K) run on
-%! ## their values as singles, which is exact; max.+ with K on the wide path
-%! A = operand ([70 300], "int16", 1); B = operand ([300 50], "int16", 2);
-%! gpu_mxm (A, B, "max.min");
-%! assert (__cudakernels__ ("last_plan").work, "single");
+%! ## the integer classes run on words: max.+ on DPX max-add over shifted words,
+%! ## max.min and min.max on words of the class's own order; at the edges
+%! ## (saturation at both ends, the class's bounds, ties) every word path gives
+%! ## the wide path's results (regblock) and the cpu kernel's
+%! ints = {"int8", "uint8", "int16", "uint16", "int32", "uint32"};
+%! for c = ints
+%!   lo = double (intmin (c{1})); hi = double (intmax (c{1}));
+%!   half = floor ((hi - max (lo, 0)) / 2);
+%!   data = {@(d, s) operand (d, c{1}, s), ...                    # whole range: ties, bounds
+%!           @(d, s) cast (randi ([0 half], d), c{1}), ...          # sums fit, saturate at hi
+%!           @(d, s) cast (hi - randi ([0 3], d), c{1}), ...        # all saturate at hi
+%!           @(d, s) cast (lo + randi ([0 3], d), c{1})};           # at lo
+%!   for sr = {"max.+", "max.min", "min.max"}
+%!     for f = 1:numel (data)
+%!       for sh = [1 70 9; 64 300 64; 33 513 17]'
+%!         A = data{f} (sh(1:2)', f); B = data{f} (sh(2:3)', f + 1);
+%!         [C, K] = gpu_mxm (A, B, sr{1});
+%!         plan = __cudakernels__ ("last_plan");
+%!         C1 = gpu_mxm (A, B, sr{1});
+%!         [W, WK] = gpu_mxm (A, B, sr{1}, "kernel", "regblock");
+%!         [R, RK] = gpu_mxm (A, B, sr{1}, "kernel", "cpu");
+%!         what = sprintf ("%s %s data %d %dx%dx%d on %s", sr{1}, c{1}, f, sh, plan.words);
+%!         assert (isequal (C, R) && isequal (C1, R) && isequal (W, R), [what ": C"]);
+%!         assert (isequal (K, RK) && isequal (WK, RK), [what ": K"]);
+%!         assert (plan.work, c{1});
+%!         if (! strcmp (sr{1}, "max.+"))
+%!           assert (plan.words, merge (isempty (strfind (c{1}, "32")), "u16x2", "u32"), what);
+%!           assert (plan.shifts, "known", what);
+%!         endif
+%!       endfor
+%!     endfor
+%!   endfor
+%! endfor
+%! ## max.+ takes the packed words where the sums fit a half, else 32-bit ones
+%! A = int16 (randi ([0 9], 64, 100)); B = int16 (randi ([0 9], 100, 64));
 %! gpu_mxm (A, B, "max.+");
-%! assert (__cudakernels__ ("last_plan").work, "single");
-%! [~, ~] = gpu_mxm (A, B, "max.+");
-%! assert (__cudakernels__ ("last_plan").work, "int16");
-%! gpu_mxm (int32 (A), int32 (B), "min.max");
-%! assert (__cudakernels__ ("last_plan").work, "int32");
+%! assert (__cudakernels__ ("last_plan").words, "u16x2");
+%! gpu_mxm ([A; repmat(intmin ("int16"), 1, 100); repmat(intmax ("int16"), 1, 100)], B, "max.+");
+%! assert (__cudakernels__ ("last_plan").words, "u32");
+%! gpu_mxm (int32 (A), int32 (B), "max.+");
+%! assert (__cudakernels__ ("last_plan").words, "u32");
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! check_semirings ("regblock", shapes(1:7, :), {"max.+", "max.min", "min.max", "max.*"});
@@ -344,8 +374,24 @@ endfunction
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## host arrays larger than the memory allowed: slices of rows, columns and k;
-%! ## int16's widened path gives way to the wide one where it has no room
+%! ## pages of whole tiles, which the kernels read as they are (the signed
+%! ## classes' words flipped in registers), over each class's whole range
+%! old = __cudakernels__ ("settings", "pages_mode", "batched");
+%! restore = onCleanup (@() __cudakernels__ ("settings", old));
+%! for c = {"int32", "uint32", "int16", "int8"}
+%!   A = operand ([64 64 3], c{1}, 1); B = operand ([64 128 3], c{1}, 2);
+%!   for sr = {"max.+", "max.min", "min.max"}
+%!     C = gpu_mxm (A, B, sr{1});
+%!     for q = 1:3
+%!       R = gpu_mxm (A(:, :, q), B(:, :, q), sr{1}, "kernel", "cpu");
+%!       assert (isequal (C(:, :, q), R), sprintf ("%s %s page %d", sr{1}, c{1}, q));
+%!     endfor
+%!   endfor
+%! endfor
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## host arrays larger than the memory allowed: slices of rows, columns and k
 %! for c = {"single", "int16"}
 %! A = operand ([300 700], c{1}, 1); B = operand ([700 250], c{1}, 2);
 %! for sr = {"max.+", "min.max"}

@@ -60,13 +60,13 @@
 %!    endif
 %!  endfor
 %!endfunction
-%!function check_guessed (A, B, fits_guess)
+%!function check_guessed (A, B, fits_guess, sr = "min.+")
 %!  ## C alone straight after a product that fits the guess of shift 0, so that
 %!  ## it runs on the guess (whole tiles: read as they are), against the CPU
 %!  fits_guess ();
-%!  C = gpu_minplus (A, B);
+%!  C = gpu_mxm (A, B, sr);
 %!  for q = 1:size (C, 3)
-%!    R = gpu_minplus (A(:, :, q), B(:, :, q), "kernel", "cpu");
+%!    R = gpu_mxm (A(:, :, q), B(:, :, q), sr, "kernel", "cpu");
 %!    assert (isequal (C(:, :, q), R), sprintf ("page %d differs", q));
 %!  endfor
 %!endfunction
@@ -203,32 +203,40 @@
 
 ## Whole tiles read as they are, where the guess of shift 0 fails in one place
 ## only, which that block's own bounds must see and compute exactly: a negative
-## int16 in the last page of A or the last of B, uint16 sums past 65535; on the
-## page tiles and on the 2-D blocks.  Then where it fails in every block, twice:
-## the second call has learnt of the miss and finds the ranges first.  Each
-## check starts after a product that fits the guess, so that the class guesses
-## again.
+## int16 or int32 in the last page of A or the last of B, uint16 sums past
+## 65535 and uint32 ones past 2^32 - 1; on the page tiles and on the 2-D
+## blocks; min.+ and max.+.  Then where it fails in every block, twice: the
+## second call has learnt of the miss and finds the ranges first.  Each check
+## starts after a product that fits the guess, so that the class guesses again.
 %!testif ; gpu_available ()
 %! old = __cudakernels__ ("settings", "pages_mode", "batched");
 %! restore = onCleanup (@() __cudakernels__ ("settings", old));
 %! for s = [64 64 64 5; 256 64 128 3]'
-%!   for cls = {"int16", "uint16"}
+%!   for sr = {"min.+", "max.+"}
+%!   for cls = {"int16", "uint16", "int32", "uint32"}
 %!     A = cast (randi ([0 999], s(1), s(2), s(4)), cls{1});
 %!     B = cast (randi ([0 999], s(2), s(3), s(4)), cls{1});
 %!     one = cast (ones (64, 64, 2), cls{1});
-%!     fits_guess = @() gpu_minplus (one, one);
-%!     if (strcmp (cls{1}, "int16"))
-%!       X = A; X(end, end, end) = -7; check_guessed (X, B, fits_guess);
-%!       X = B; X(1, end, end) = -30000; check_guessed (A, X, fits_guess);
+%!     fits_guess = @() gpu_mxm (one, one, sr{1});
+%!     hi = double (intmax (cls{1}));
+%!     if (intmin (cls{1}) < 0)
+%!       X = A; X(end, end, end) = -7; check_guessed (X, B, fits_guess, sr{1});
+%!       X = B; X(1, end, end) = -30000; check_guessed (A, X, fits_guess, sr{1});
 %!     else
-%!       X = A; X(3, 2, end) = 65000; Y = B; Y(2, 5, end) = 60000;
-%!       check_guessed (X, Y, fits_guess);
-%!       X = A; X(3, 2, 1) = 65535; check_guessed (X, B, fits_guess);
+%!       X = A; X(3, 2, end) = hi - 535; Y = B; Y(2, 5, end) = hi - 5535;
+%!       check_guessed (X, Y, fits_guess, sr{1});
+%!       X = A; X(3, 2, 1) = hi; check_guessed (X, B, fits_guess, sr{1});
 %!     endif
-%!     check_guessed (A, B, fits_guess);
+%!     check_guessed (A, B, fits_guess, sr{1});
 %!     X = cast (randi (double ([intmin(cls{1}) intmax(cls{1})]), size (A)), cls{1});
 %!     Y = cast (randi (double ([intmin(cls{1}) intmax(cls{1})]), size (B)), cls{1});
-%!     check_guessed (X, Y, fits_guess); check_pages (@gpu_minplus, X, Y);
+%!     check_guessed (X, Y, fits_guess, sr{1});
+%!     if (strcmp (sr{1}, "min.+"))
+%!       check_pages (@gpu_minplus, X, Y);
+%!     else
+%!       check_pages (@gpu_mxm, X, Y, sr{1});
+%!     endif
+%!   endfor
 %!   endfor
 %! endfor
 %! clear -x old restore

@@ -33,7 +33,7 @@ template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
   typedef uint32_t W;
   enum { E = 1, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_word(a, b); }
+  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_u32(a, b); }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u32(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (ap_sr::add::beats(t, v)) id = tile;
@@ -48,7 +48,7 @@ template <> struct ap_words<uint16_t> {
   typedef uint32_t W;
   enum { E = 2, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_word(a, b); }
+  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_u16x2(a, b); }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u16x2(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     id = __vmaxu2(id, __vminu2(v - t, 0x00010001u) * tile);

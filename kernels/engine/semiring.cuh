@@ -117,6 +117,18 @@ struct sr_min {
   static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
     return __vcmpltu2(t, v);
   }
+  /* the word no term beats: what empty sums and padding hold */
+  static constexpr uint32_t none_word = 0xffffffffu;
+  /* the halves' running pick kept within [lo, hi] (same bound in both halves) from where it
+   * starts (start_u16x2), so that it moves one way only, and how far each half moved */
+  static __device__ __forceinline__ uint32_t start_u16x2(uint32_t lo, uint32_t hi) { return hi; }
+  static __device__ __forceinline__ uint32_t clamp_pick_u16x2(uint32_t v, uint32_t t, uint32_t lo,
+                                                              uint32_t hi) {
+    return __vmaxu2(__vminu2(v, t), lo);
+  }
+  static __device__ __forceinline__ uint32_t moved_u16x2(uint32_t was, uint32_t now) {
+    return was - now;
+  }
   /* as a multiply (max.min, or.and): the term is the pick itself, which ignores a NaN operand as
    * Octave's min (a, b) does; it stays within the operands' range */
   enum { words = SR_WORDS_ORDER };
@@ -130,6 +142,10 @@ struct sr_min {
   template <class T> static __host__ __device__ __forceinline__ T one() { return empty<T>(); }
   template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo; }
   template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi; }
+  static __device__ __forceinline__ uint32_t term_u32(uint32_t a, uint32_t b) { return min(a, b); }
+  static __device__ __forceinline__ uint32_t term_u16x2(uint32_t a, uint32_t b) {
+    return __vminu2(a, b);
+  }
 };
 
 struct sr_max {
@@ -161,6 +177,15 @@ struct sr_max {
   static __device__ __forceinline__ uint32_t better_u16x2(uint32_t t, uint32_t v) {
     return __vcmpgtu2(t, v);
   }
+  static constexpr uint32_t none_word = 0u;
+  static __device__ __forceinline__ uint32_t start_u16x2(uint32_t lo, uint32_t hi) { return lo; }
+  static __device__ __forceinline__ uint32_t clamp_pick_u16x2(uint32_t v, uint32_t t, uint32_t lo,
+                                                              uint32_t hi) {
+    return __vminu2(__vmaxu2(v, t), hi);
+  }
+  static __device__ __forceinline__ uint32_t moved_u16x2(uint32_t was, uint32_t now) {
+    return now - was;
+  }
   /* as a multiply (min.max): see sr_min */
   enum { words = SR_WORDS_ORDER };
   template <class W> static __host__ __device__ __forceinline__ W term(W a, W b) {
@@ -173,6 +198,10 @@ struct sr_max {
   template <class T> static __host__ __device__ __forceinline__ T one() { return empty<T>(); }
   template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo; }
   template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi; }
+  static __device__ __forceinline__ uint32_t term_u32(uint32_t a, uint32_t b) { return max(a, b); }
+  static __device__ __forceinline__ uint32_t term_u16x2(uint32_t a, uint32_t b) {
+    return __vmaxu2(a, b);
+  }
 };
 
 /* ---- multiplies ---- */
@@ -186,7 +215,8 @@ struct sr_plus {
   template <class W> static __device__ __forceinline__ W term_lo(W lo, W hi) { return lo + lo; }
   template <class W> static __device__ __forceinline__ W term_hi(W lo, W hi) { return hi + hi; }
   /* on words of shifted operands, whole or as two halves: the spreads fit, so no half carries */
-  static __device__ __forceinline__ uint32_t term_word(uint32_t a, uint32_t b) { return a + b; }
+  static __device__ __forceinline__ uint32_t term_u32(uint32_t a, uint32_t b) { return a + b; }
+  static __device__ __forceinline__ uint32_t term_u16x2(uint32_t a, uint32_t b) { return a + b; }
 };
 
 /* times (max.*): floating point only (ck_tables.h says why); one FMUL per term */
@@ -200,6 +230,8 @@ struct sr_times {
 template <class ADD, class MUL> struct sr_semiring {
   typedef ADD add;
   typedef MUL mul;
+  /* whether the products of integer classes run on words by order alone (no ranges, no guess) */
+  static constexpr bool by_order = (int)MUL::words == (int)SR_WORDS_ORDER;
 };
 
 /* min.+ (tropical): shortest paths. Its fused word steps are Hopper's DPX min-add, one

@@ -84,10 +84,10 @@ ck_status ck_product_time(const ck_call *c, const ck_timing *tm, ck_plan *pl) {
   return s;
 }
 
-/* The C API's timings of one family, as before the calls: the min-plus product (with the
- * witness when asked), the matrix product, shortest paths. */
+/* The C API's timings of one family, as before the calls: the semiring product of p's semiring
+ * (with the witness when asked), the matrix product, shortest paths. */
 ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm) {
-  const ck_call c = {CK_SR_MIN_PLUS, CK_ON_RANDOM, *p, NULL, NULL, witness};
+  const ck_call c = {p->semiring, CK_ON_RANDOM, *p, NULL, NULL, witness};
   ck_plan pl;
   return ck_product_time(&c, tm, &pl);
 }

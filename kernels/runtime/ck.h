@@ -175,7 +175,8 @@ void ck_minplus_cpu(const ck_product *p);
 enum { CK_NARROW_AUTO = 0, CK_NARROW_OFF = 1, CK_NARROW_ALWAYS = 2 };
 int ck_minplus_set_narrow(int mode); /* any other mode: read it, change nothing */
 
-/* Kernel-only timing for benchmarks, on random device inputs of p's class and sizes (tm->data:
+/* Kernel-only timing for benchmarks of p's semiring, on random device inputs of p's class and
+ * sizes (tm->data:
  * CK_DATA_INTS, integers 0..999; CK_DATA_FRACTIONS, the same plus 0.5, for the float classes;
  * CK_DATA_WIDE, integers 0..2^20 - 1; logical: 0 and 1; p's pointers are not read), with the witness when
  * `witness`: whole product, pre-pass and kernel. */

@@ -14,23 +14,12 @@ template <class T> __global__ void fill_value(T *p, size_t count, T value) {
 }
 
 /* v3 runs on a 2-D grid of int-indexed tiles; beyond that v2 slices the product. Integer classes
- * run v3 on DPX words under min.+; the other semirings' 8- and 16-bit classes run v3 on their
- * values as singles where that is exact (minplus_widen.cu), the rest v2. */
+ * run v3 on words (minplus_dpx_run.cuh), which gives way to v2 where no word holds the sums. */
 template <class T, bool ARG, class SR> static ck_status run_warptile(const mp_problem<T, SR> &q) {
   if (round_up(q.n, 128) / 64 > MP_MAX_GRID_Y || q.m > (size_t)INT_MAX - 256)
     return mp_run_regblock<T, ARG>(q);
-  if constexpr (mp_traits<T, SR>::is_float) {
-    return mp_run_warptile_float<T, ARG>(q);
-  } else if constexpr (std::is_same<SR, sr_min_plus>::value) {
-    return mp_run_warptile_int<T, ARG>(q);
-  } else {
-    if constexpr (sizeof(T) <= 2) {
-      bool took = false;
-      const ck_status s = mp_run_widened<T, ARG>(q, &took);
-      if (s != CK_OK || took) return s;
-    }
-    return mp_run_regblock<T, ARG>(q);
-  }
+  if constexpr (mp_traits<T, SR>::is_float) return mp_run_warptile_float<T, ARG>(q);
+  else return mp_run_warptile_int<T, ARG>(q);
 }
 
 template <class T, bool ARG, class SR>
@@ -138,10 +127,7 @@ static ck_status run_pages_typed(const ck_product *p, const ck_page_run *r, int 
   ck_status s;
   if constexpr (mp_traits<T, SR>::is_float)
     s = p->K ? mp_run_pages_float<T, true>(q) : mp_run_pages_float<T, false>(q);
-  else if constexpr (std::is_same<SR, sr_min_plus>::value)
-    s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
-  else
-    s = p->K ? mp_run_pages_widened<T, true>(q, &took) : mp_run_pages_widened<T, false>(q, &took);
+  else s = p->K ? mp_run_pages_int<T, true>(q, &took) : mp_run_pages_int<T, false>(q, &took);
   *done = s == CK_OK && took;
   return s;
 }

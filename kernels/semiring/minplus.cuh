@@ -3,9 +3,9 @@
  * exports to the dispatch in minplus.cu:
  *   minplus_ladder.cu    v0 naive, v1 coalesced, v2 register-blocked (also the wide fallback)
  *   minplus_float.cu     v3 warptile for single and double
- *   minplus_dpx.cu       v3 warptile for min.+'s integer classes, through DPX words (its Ops
- *                        in minplus_dpx.cuh)
- *   minplus_widen.cu     the other semirings' 8- and 16-bit classes on minplus_float.cu's v3
+ *   minplus_dpx_run.cuh  v3 warptile for the integer classes on words: DPX min-add and max-add,
+ *                        compares (its Ops in minplus_dpx.cuh; instantiated per semiring in
+ *                        minplus_dpx.cu, minplus_dpx_max.cu, minplus_dpx_order.cu)
  * Tuning constants live in minplus_policy.cuh; split-K and the witness fix-up, shared by both
  * warptile paths, in minplus_warptile.cuh.
  *
@@ -29,8 +29,8 @@
 /* The family's semirings: every one of the table's but or.and (kernels/boolean), min.+ the first
  * (gpu_minplus). How a class accumulates under one (the wide type W, the start value, pick,
  * saturation, better, store) is sr_acc's. The runners take the semiring as a template argument
- * SR through their problem (mp_problem<T, SR>); the DPX paths (minplus_dpx.cu) and the
- * narrowing of single and double (minplus_narrow.cu) are min.+'s. */
+ * SR through their problem (mp_problem<T, SR>); the narrowing of single and double onto the
+ * integer paths (minplus_narrow.cu) is min.+'s. */
 typedef sr_min_plus mp_sr;
 template <class T, class SR = mp_sr> using mp_traits = sr_acc<SR, T>;
 
@@ -113,31 +113,17 @@ template <class T, bool ARG, class SR> ck_status mp_run_naive(const mp_problem<T
 template <class T, bool ARG, class SR> ck_status mp_run_coalesced(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_regblock(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &p);
-template <class T, bool ARG> ck_status mp_run_warptile_int(const mp_problem<T> &p);
-/* minplus_widen.cu: the 8- and 16-bit classes of max.+ (without the witness), max.min and
- * min.max on the single warptile (their values are exact in single); *took = false, nothing run, where it does not apply or has no
- * room. */
-template <class T, bool ARG, class SR>
-ck_status mp_run_widened(const mp_problem<T, SR> &p, bool *took);
-/* ... and a batch of pages (q.pg) of every integer class, in one launch of the paged kernels */
-template <class T, bool ARG, class SR>
-ck_status mp_run_pages_widened(const mp_problem<T, SR> &p, bool *took);
+template <class T, bool ARG, class SR> ck_status mp_run_warptile_int(const mp_problem<T, SR> &p);
 /* The same over a batch (p.pg.count > 0) in one launch of the paged kernels; the integer runner
  * sets *took = false, having computed nothing, when the sums need v2's wide accumulation. */
 template <class T, bool ARG, class SR> ck_status mp_run_pages_float(const mp_problem<T, SR> &p);
-template <class T, bool ARG> ck_status mp_run_pages_int(const mp_problem<T> &p, bool *took);
+template <class T, bool ARG, class SR>
+ck_status mp_run_pages_int(const mp_problem<T, SR> &p, bool *took);
 
 /* Explicit instantiations of a runner for each class it serves, in the file that defines it. */
-#define MP_INSTANTIATE(RUN, T)                              \
-  template ck_status RUN<T, false>(const mp_problem<T> &p); \
-  template ck_status RUN<T, true>(const mp_problem<T> &p);
 #define MP_INSTANTIATE_SR(RUN, T, SR)                               \
   template ck_status RUN<T, false, SR>(const mp_problem<T, SR> &p); \
   template ck_status RUN<T, true, SR>(const mp_problem<T, SR> &p);
-/* ... for the integer classes the products take (ck_tables.h), of min.+ (the DPX runners). */
-#define MP_INST_INT_ROW_(RUN, E, T, N, B, F, P, L, MX) \
-  CK_IF_##P(CK_IF_NOT_##F(MP_INSTANTIATE(RUN, T)))
-#define MP_INSTANTIATE_INTS(RUN) CK_CLASS_TABLE(MP_INST_INT_ROW_, RUN)
 /* ... for every semiring of the family and every class it takes (FILTER ANY), or its floating
  * point classes (FILTER FLOATS). */
 #define MP_FILTER_ANY(F) 1

@@ -1,6 +1,6 @@
 /* The DPX path's Ops for a batch of products (paged products, warptile_paged): the stores into
  * each page of C, and the Op of a batch read as it is, which checks the guessed shift block by
- * block and stores whole columns of eight rows. minplus_dpx.cu runs them. */
+ * block and stores whole columns of eight rows. minplus_dpx_run.cuh runs them. */
 #ifndef CK_MINPLUS_DPX_PAGES_CUH
 #define CK_MINPLUS_DPX_PAGES_CUH
 
@@ -19,7 +19,8 @@ __device__ __forceinline__ uint32_t mp_warp_max(uint32_t v) {
 
 /* Words back into the result's class for a batch of products: page z's C starts z * m * n
  * elements on (the plane is the page, warptile_paged). */
-template <bool PACK, class TC = void> struct mp_dpx_page_sums : mp_dpx_sums<PACK, TC> {
+template <class SR, bool PACK, class TC = void>
+struct mp_dpx_page_sums : mp_dpx_sums<SR, PACK, TC> {
   template <bool ARG>
   __device__ __forceinline__ void store(uint32_t v, uint32_t id, int i, int j, int Mr, int Nr,
                                         int plane) const {
@@ -32,21 +33,30 @@ template <bool PACK, class TC = void> struct mp_dpx_page_sums : mp_dpx_sums<PACK
 };
 
 /* A packed word's two outputs in the class, each in the low bits of its half, where the shifts
- * are those the raw kernels read with (sum 0, or -256 for int8): one SIMD min (or min and max)
- * where the per-half conversion took about ten ALU instructions per output, a third of the
- * 64^3-page kernel's non-DPX work (ncu, H100). */
-template <class TC> __device__ __forceinline__ uint32_t mp_raw_word_out(uint32_t v) {
-  if constexpr (std::is_same<TC, int16_t>::value) return __vminu2(v, 0x7fff7fffu);
+ * are those the raw kernels read with (sum 0, or -256 for int8; max.min and min.max: the class's
+ * minimum, once): one SIMD min (or min and max) where the per-half conversion took about ten ALU
+ * instructions per output, a third of the 64^3-page kernel's non-DPX work (ncu, H100). */
+template <class TC, class SR> __device__ __forceinline__ uint32_t mp_raw_word_out(uint32_t v) {
+  if constexpr (SR::by_order) /* in the class already: a signed class's top bits flip back */
+    return !std::is_signed<TC>::value ? v
+           : sizeof(TC) == 4          ? v ^ 0x80000000u
+           : sizeof(TC) == 2          ? v ^ 0x80008000u
+                                      : v ^ 0x00800080u;
+  else if constexpr (std::is_same<TC, int32_t>::value) return min(v, 0x7fffffffu);
+  else if constexpr (std::is_same<TC, uint32_t>::value) return v; /* every sum fits */
+  else if constexpr (std::is_same<TC, int16_t>::value) return __vminu2(v, 0x7fff7fffu);
   else if constexpr (std::is_same<TC, uint16_t>::value) return v; /* every sum fits */
   else if constexpr (std::is_same<TC, uint8_t>::value) return __vminu2(v, 0x00ff00ffu);
   else return __vmaxu2(__vminu2(v, 0x017f017fu), 0x00800080u); /* int8: v - 256 in [-128, 127] */
 }
-template <class TC> __host__ __device__ constexpr long long mp_raw_base() {
-  return std::is_same<TC, int8_t>::value ? -256 : 0;
+template <class TC, class SR> __host__ __device__ constexpr long long mp_raw_base() {
+  if constexpr (SR::by_order) return std::is_signed<TC>::value ? -(1LL << (8 * sizeof(TC) - 1)) : 0;
+  else return std::is_same<TC, int8_t>::value ? -256 : 0;
 }
 
-/* The paged form of mp_dpx_raw_op: a batch read as it is. Two things differ from the 2-D form,
- * both for the small pages, where the kernel's start and end weigh most:
+/* The paged form of mp_dpx_raw_op: a batch read as it is, on packed halves (PACK) or on 32-bit
+ * words (the 32-bit classes; the 2-D form reads those through the plain Op). Two things differ
+ * from the 2-D form, both for the small pages, where the kernel's start and end weigh most:
  * - The stores. Each thread holds four consecutive words (eight rows of one column of C) in each
  *   of its groups, and writes them in one 16-byte (8-byte for 8 bits) store, where the words
  *   were stored by halves: a warp's 2-byte stores touched 16 sectors for 64 bytes, and at 64^3 x
@@ -54,23 +64,30 @@ template <class TC> __host__ __device__ constexpr long long mp_raw_base() {
  * - The check of the guessed shift 0 (16-bit classes): a block's outputs depend only on the
  *   panels it loads, so each block bounds what it loads and judges its own sums: int16 fits
  *   where no value is negative (any two nonnegative int16 fit a half), uint16 where its largest
- *   two add up to at most 65535. A block whose sums may not fit computes its tile again, exactly,
- *   in 32 bits from the operands (exact_tile) and sets *missed (a host word, ck_device_flags),
+ *   two add up to at most 65535; the same for int32 and uint32 on words (which spared a range
+ *   pass and the host's wait for it: int32 64^3 x 4096 took 0.197 ms, 0.35 of the 2-D rate). A
+ *   block whose sums may not fit computes its tile again, exactly, in the wide type from the
+ *   operands (exact_tile) and sets *missed (a host word, ck_device_flags),
  *   so that the host need neither check the ranges before the product (a range pass over both
  *   operands, 28 us at 64^3 x 4096, a fifth of it) nor wait for the product to check them after
  *   (20-25 us of every call); it reads *missed at its next call, to steer its guess. */
-template <class TC, bool ARG>
-struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG>> {
-  typedef mp_raw_a<TC> SrcA;
-  typedef mp_raw_b<TC> SrcB;
-  typedef mp_op<mp_dpx_page_sums<true, TC>, ARG> Base;
+template <class TC, bool ARG, class SR, bool PACK = true>
+struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<SR, PACK, TC>, ARG>> {
+  typedef typename std::conditional<PACK, mp_raw_a<TC, mp_raw_flips<TC, SR>>,
+                                    mp_raw_word<TC, mp_raw_flips<TC, SR>>>::type SrcA;
+  typedef typename std::conditional<PACK, mp_raw_b<TC, mp_raw_flips<TC, SR>>,
+                                    mp_raw_word<TC, mp_raw_flips<TC, SR>>>::type SrcB;
+  typedef mp_op<mp_dpx_page_sums<SR, PACK, TC>, ARG> Base;
   /* for exact_tile: Octave's B (K x Mr per page) and A (as words: rows 2w and 2w + 1 of a
    * column in word w, K x Nr per page), where the kernel's "A" and "B" start */
   const TC *oct_b;
   const uint32_t *oct_a;
   int K;
   int *missed;
-  static constexpr bool checks = sizeof(TC) == 2 && !ARG, is_signed = std::is_signed<TC>::value;
+  /* max.min and min.max read at the class's minimum, which is known: nothing to check */
+  static constexpr bool checks = sizeof(TC) >= 2 && !ARG && !SR::by_order,
+                        is_signed = std::is_signed<TC>::value;
+  typedef typename mp_traits<TC, SR>::W W;
 
   /* moved on to the pages from z on, as the kernel's operands are (warptile_launch_pages) */
   void sources_from(size_t z) {
@@ -94,40 +111,48 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
   }
   /* two words into w: one three-input instruction (the kernel's DPX pipe is the ALU's) */
   static __device__ __forceinline__ void watch_two(uint32_t &w, uint32_t x, uint32_t y) {
-    w = is_signed ? w | x | y : __vimax3_u16x2(w, x, y);
+    w = is_signed ? w | x | y : PACK ? __vimax3_u16x2(w, x, y) : __vimax3_u32(w, x, y);
+  }
+  static __device__ __forceinline__ void watch_raw(uint32_t &w, const uint2 &r) {
+    watch_two(w, r.x, r.y);
+  }
+  static __device__ __forceinline__ void watch_raw(uint32_t &w, const uint4 &r) {
+    watch_two(w, r.x, r.y);
+    watch_two(w, r.z, r.w);
   }
   __device__ __forceinline__ void watch_a(Watch &w, const typename SrcA::Raw &r) const {
-    if constexpr (checks) watch_two(w.b, r.x, r.y);
+    if constexpr (checks) watch_raw(w.b, r);
   }
   __device__ __forceinline__ void watch_b(Watch &w, const typename SrcB::Raw &r) const {
-    if constexpr (checks) {
-      watch_two(w.a, r.x, r.y);
-      watch_two(w.a, r.z, r.w);
-    }
+    if constexpr (checks) watch_raw(w.a, r);
+  }
+  /* the largest value of word x: of its halves when packed */
+  static __device__ __forceinline__ uint32_t top_of(uint32_t x) {
+    return PACK ? max(x & 0xffffu, x >> 16) : x;
   }
   __device__ __forceinline__ void watch_end(Watch &w) const {
     if constexpr (checks) {
       if constexpr (is_signed) {
-        w.miss = __syncthreads_or((w.a | w.b) & 0x80008000u) != 0;
+        w.miss = __syncthreads_or((w.a | w.b) & (PACK ? 0x80008000u : 0x80000000u)) != 0;
       } else {
-        const uint32_t top_a = mp_warp_max(max(w.a & 0xffffu, w.a >> 16));
-        const uint32_t top_b = mp_warp_max(max(w.b & 0xffffu, w.b >> 16));
+        const uint32_t top_a = mp_warp_max(top_of(w.a)), top_b = mp_warp_max(top_of(w.b));
         uint32_t *tops = block_tops();
         if (threadIdx.x % 32 == 0) {
           atomicMax(&tops[0], top_a);
           atomicMax(&tops[1], top_b);
         }
         __syncthreads();
-        w.miss = tops[0] + tops[1] > 0xffffu;
+        w.miss = (unsigned long long)tops[0] + tops[1] > (PACK ? 0xffffu : 0xffffffffu);
       }
       if (w.miss && threadIdx.x == 0 && missed) *(volatile int *)missed = 1;
     }
   }
 
-  /* One half of a word of A as a number of the class. */
-  static __device__ __forceinline__ int half_of(uint32_t x, int h) {
+  /* One half of a word of A (the word, unpacked) as a number of the class. */
+  static __device__ __forceinline__ W half_of(uint32_t x, int h) {
+    if constexpr (!PACK) return is_signed ? (W)(int32_t)x : (W)x;
     const uint32_t u = (x >> 16 * h) & 0xffffu;
-    return is_signed ? (int)(int16_t)u : (int)u;
+    return is_signed ? (W)(int16_t)u : (W)u;
   }
 
   /* What exact_tile reads and writes, for the block's page: Octave's B (B(p, j) at B[j * K + p]),
@@ -152,28 +177,30 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
             this->Nr};
   }
 
-  /* This thread's outputs, exactly: 32-bit sums, saturated to the class as Octave's are (the
-   * saturated minimum is the minimum of the saturated sums). The panels are the ones the block
-   * has just read, in L2 and mostly in L1. */
+  /* This thread's outputs, exactly: sums in the wide type, saturated to the class as Octave's
+   * are (the saturated minimum is the minimum of the saturated sums). The panels are the ones
+   * the block has just read, in L2 and mostly in L1. */
   template <int NA, int NB, class At>
   static __device__ __forceinline__ void exact_tile(const Exact e, At at) {
-    typedef mp_traits<TC> tr;
+    typedef mp_traits<TC, SR> tr;
     const int lane = threadIdx.x % 32;
     for (int a = 0; a < NA; a++)
       for (int b = 0; b < NB; b++) {
         const int2 p = at(a, b, lane);
         if (p.x >= e.Mr || p.y >= e.Nr) continue;
         const TC *col = e.B + (size_t)p.x * e.K; /* B(:, j), j = p.x */
-        int lo[2] = {tr::init(), tr::init()};
+        constexpr int H = PACK ? 2 : 1;          /* outputs per word */
+        W lo[H];
+        for (int h = 0; h < H; h++) lo[h] = tr::init();
         for (int kk = 0; kk < e.K; kk++) {
           const uint32_t x = e.A[(size_t)kk * e.Nr + p.y];
-          const int y = col[kk];
-          lo[0] = min(lo[0], half_of(x, 0) + y);
-          lo[1] = min(lo[1], half_of(x, 1) + y);
+          const W y = col[kk];
+#pragma unroll
+          for (int h = 0; h < H; h++) lo[h] = tr::pick(lo[h], tr::term(half_of(x, h), y));
         }
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const size_t i = 2 * (size_t)p.y + h;
+        for (int h = 0; h < H; h++) {
+          const size_t i = (size_t)H * p.y + h;
           if (i < e.m) e.C[(size_t)p.x * e.m + i] = tr::store(lo[h]);
         }
       }
@@ -186,7 +213,8 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
    * and word), so that the stores run straight: judged per group, with the conversion's choice of
    * shift per word, the epilogue took 730 instructions per block and a fifth of the 64^3 int16
    * kernel's warp time (ncu, H100). Only threads at a ragged page's edges store output by output;
-   * the shift is the raw kernels' own wherever mp_dpx_raw_page_op runs (reads_raw). */
+   * the shift is the raw kernels' own wherever mp_dpx_raw_page_op runs (reads_raw). On 32-bit
+   * words the four are four rows, one 16-byte store. */
   template <int NA, int NB, class At>
   __device__ __forceinline__ void store_tile(const typename Base::Acc (&acc)[NA][NB], At at,
                                              const Watch &w) const {
@@ -196,12 +224,13 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
       return;
     }
     const int lane = threadIdx.x % 32;
-    const mp_dpx_out<true, TC> &o = this->sums.out;
+    const mp_dpx_out<PACK, TC> &o = this->sums.out;
     TC *C = (TC *)o.C + (size_t)blockIdx.z * o.m * this->Mr;
     const int2 last = at(NA - 1, NB - 1, lane);
-    /* with m a multiple of 8, the Nr = m / 2 words hold all m rows */
-    const bool whole = last.x < this->Mr && last.y < this->Nr && o.m % 8 == 0 &&
-                       (uintptr_t)C % (8 * sizeof(TC)) == 0 && o.base == mp_raw_base<TC>();
+    constexpr int R = PACK ? 8 : 4; /* the rows of one store */
+    /* with m a multiple of R, the Nr = m / 2 (or m) words hold all m rows */
+    const bool whole = last.x < this->Mr && last.y < this->Nr && o.m % R == 0 &&
+                       (uintptr_t)C % (R * sizeof(TC)) == 0 && o.base == mp_raw_base<TC, SR>();
     if (!whole) {
 #pragma unroll
       for (int a = 0; a < NA; a++)
@@ -214,11 +243,11 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<true, TC>, ARG
       TC *col = C + (size_t)at(a, 0, lane).x * o.m;
 #pragma unroll
       for (int g = 0; g < NB / 4; g++) {
-        uint32_t q[4]; /* each half: one output in its low bits */
+        uint32_t q[4]; /* each half: one output in its low bits (a word: one output) */
 #pragma unroll
-        for (int e = 0; e < 4; e++) q[e] = mp_raw_word_out<TC>(acc[a][4 * g + e].v);
-        TC *dst = col + 2 * at(a, 4 * g, lane).y;
-        if constexpr (sizeof(TC) == 2) *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
+        for (int e = 0; e < 4; e++) q[e] = mp_raw_word_out<TC, SR>(acc[a][4 * g + e].v);
+        TC *dst = col + (PACK ? 2 : 1) * at(a, 4 * g, lane).y;
+        if constexpr (sizeof(TC) >= 2) *(uint4 *)dst = make_uint4(q[0], q[1], q[2], q[3]);
         else /* bytes 0 and 2 of each word */
           *(uint2 *)dst = make_uint2(__byte_perm(q[0], q[1], 0x6420),
                                      __byte_perm(q[2], q[3], 0x6420));

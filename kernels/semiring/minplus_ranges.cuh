@@ -1,4 +1,4 @@
-/* The integer path's value ranges (minplus_dpx.cu): the minimum and maximum of each operand,
+/* The integer path's value ranges (minplus_dpx_run.cuh): the minimum and maximum of each operand,
  * found on the device by a pass of their own or by the packing as it goes, kept in a small
  * record on the device and read back behind the work that fills it.
  *

@@ -1,4 +1,4 @@
-/* What the two warptile min-plus paths (minplus_float.cu, minplus_dpx.cu) share around the
+/* What the two warptile min-plus paths (minplus_float.cu, minplus_dpx_run.cuh) share around the
  * warp-tiled kernel of warptile.cuh: the min-plus Op over a representation of the sums, split-K
  * (the plan, its scratch planes and their merge in k order) and the witness fix-up that turns
  * each output's winning tile into Octave's index.
