@@ -79,6 +79,13 @@ struct sr_min {
   static __device__ __forceinline__ float pick(float v, float t) { return fminf(v, t); }
   static __device__ __forceinline__ double pick(double v, double t) { return fmin(v, t); }
   template <class W> static __device__ __forceinline__ W pick(W v, W t) { return t < v ? t : v; }
+  /* double for the semirings that only compare (sr_acc::selects): a compare and a select, ties
+   * keeping v, the first, as Octave's min does. fmin took about nine instructions on sm_90 (its
+   * rule for zeros, min (-0, +0) == -0 either way, costs a LOP3 and moves), this four: max.min
+   * in double ran 2.05x as fast (doc/NOTES.md) */
+  static __device__ __forceinline__ double pick_first(double v, double t) {
+    return t < v || v != v ? t : v;
+  }
   /* strictly better: t replaces v (ties keep v, the earlier k; NaN never wins) */
   template <class W> static __host__ __device__ __forceinline__ bool better(W t, W v) {
     if constexpr (std::is_floating_point<W>::value) return t < v || (v != v && t == t);
@@ -152,6 +159,9 @@ struct sr_max {
   static __device__ __forceinline__ float pick(float v, float t) { return fmaxf(v, t); }
   static __device__ __forceinline__ double pick(double v, double t) { return fmax(v, t); }
   template <class W> static __device__ __forceinline__ W pick(W v, W t) { return t > v ? t : v; }
+  static __device__ __forceinline__ double pick_first(double v, double t) {
+    return t > v || v != v ? t : v;
+  }
   template <class W> static __host__ __device__ __forceinline__ bool better(W t, W v) {
     if constexpr (std::is_floating_point<W>::value) return t > v || (v != v && t == t);
     else return t > v;
@@ -300,6 +310,8 @@ template <class SR, class T> struct sr_acc {
   typedef typename SR::add add;
   typedef typename SR::mul mul;
   enum { is_float = C::is_float };
+  /* max.min and min.max in double pick and make terms by a compare and a select (pick_first) */
+  static constexpr bool selects = SR::by_order && std::is_same<W, double>::value;
   /* what an accumulator starts at: NaN for floats (see the top), else beyond every term */
   static __device__ __forceinline__ W init() {
     if constexpr (is_float) return sr_start_nan(W());
@@ -308,8 +320,16 @@ template <class SR, class T> struct sr_acc {
                          mul::term_hi((W)C::lo(), (W)C::hi()));
   }
   /* one term, exact in W */
-  static __host__ __device__ __forceinline__ W term(W a, W b) { return mul::term(a, b); }
-  static __device__ __forceinline__ W pick(W v, W t) { return add::pick(v, t); }
+  static __host__ __device__ __forceinline__ W term(W a, W b) {
+#ifdef __CUDA_ARCH__
+    if constexpr (selects) return mul::pick_first(a, b);
+#endif
+    return mul::term(a, b);
+  }
+  static __device__ __forceinline__ W pick(W v, W t) {
+    if constexpr (selects) return add::pick_first(v, t);
+    else return add::pick(v, t);
+  }
   /* Octave's saturation of an integer term to the class */
   static __device__ __forceinline__ W sat(W t) {
     if constexpr (is_float) return t;

@@ -18,13 +18,14 @@
 #define BLOCK 256
 #define BLOCKS_PER_SM 8
 
-/* v = pick(v, term(x, y)) of the semiring SR in each representation (semiring.cuh); PAIRS: pair
- * updates per call. */
+/* v = pick(v, term(x, y)) of the semiring SR in each representation (semiring.cuh: the
+ * kernels' own sr_acc for single and double); PAIRS: pair updates per call. */
 template <class SR, class F> struct probe_float {
   typedef F T;
   enum { PAIRS = 1 };
   static __device__ __forceinline__ T update(T v, T x, T y) {
-    return SR::add::pick(v, SR::mul::term(x, y));
+    typedef sr_acc<SR, F> acc;
+    return acc::pick(v, acc::term(x, y));
   }
 };
 template <class SR> struct probe_u32 {
