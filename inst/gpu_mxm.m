@@ -296,7 +296,7 @@ endfunction
 %!   lo = double (intmin (c{1})); hi = double (intmax (c{1}));
 %!   half = floor ((hi - max (lo, 0)) / 2);
 %!   data = {@(d, s) operand (d, c{1}, s), ...                    # whole range: ties, bounds
-%!           @(d, s) cast (randi ([0 half], d), c{1}), ...          # sums fit, saturate at hi
+%!           @(d, s) cast (randi ([0 half], d), c{1}), ...          # sums fit the class
 %!           @(d, s) cast (hi - randi ([0 3], d), c{1}), ...        # all saturate at hi
 %!           @(d, s) cast (lo + randi ([0 3], d), c{1})};           # at lo
 %!   for sr = {"max.+", "max.min", "min.max"}
@@ -374,6 +374,33 @@ endfunction
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
+%! ## 2-D products of whole tiles read as they are, without a packed copy: the
+%! ## 8- and 16-bit classes two to a word, int32 words for max.+ (on the guess
+%! ## of shift 0: the second call, as the first may follow a miss) and uint32
+%! ## words for max.min and min.max; with and without K
+%! for sr = {"max.+", "max.min", "min.max"}
+%!   for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32"}
+%!     if (strcmp (sr{1}, "max.+"))
+%!       A = cast (randi ([0 99], 256, 64), c{1}); B = cast (randi ([0 99], 64, 64), c{1});
+%!       A(1, :) = idivide (intmax (c{1}), 2);   # sums up to the class's top
+%!     else
+%!       A = operand ([256 64], c{1}, 1); B = operand ([64 64], c{1}, 2);
+%!     endif
+%!     raw = ! ((strcmp (sr{1}, "max.+") && strcmp (c{1}, "uint32")) ||
+%!              (! strcmp (sr{1}, "max.+") && strcmp (c{1}, "int32")));
+%!     [R, RK] = gpu_mxm (A, B, sr{1}, "kernel", "cpu");
+%!     gpu_mxm (A, B, sr{1});
+%!     C = gpu_mxm (A, B, sr{1});
+%!     what = [sr{1} " " c{1}];
+%!     assert (isequal (logical (__cudakernels__ ("last_plan").raw), raw), what);
+%!     [CK, K] = gpu_mxm (A, B, sr{1});
+%!     assert (isequal (logical (__cudakernels__ ("last_plan").raw), raw), [what " with K"]);
+%!     assert (isequal (C, R) && isequal (CK, R) && isequal (K, RK), what);
+%!   endfor
+%! endfor
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
 %! ## pages of whole tiles, which the kernels read as they are (the signed
 %! ## classes' words flipped in registers), over each class's whole range
 %! old = __cudakernels__ ("settings", "pages_mode", "batched");
@@ -382,6 +409,9 @@ endfunction
 %!   A = operand ([64 64 3], c{1}, 1); B = operand ([64 128 3], c{1}, 2);
 %!   for sr = {"max.+", "max.min", "min.max"}
 %!     C = gpu_mxm (A, B, sr{1});
+%!     if (! strcmp (sr{1}, "max.+"))   # read as they are: known shifts, no guess
+%!       assert (logical (__cudakernels__ ("last_plan").raw), [sr{1} " " c{1} " pages raw"]);
+%!     endif
 %!     for q = 1:3
 %!       R = gpu_mxm (A(:, :, q), B(:, :, q), sr{1}, "kernel", "cpu");
 %!       assert (isequal (C(:, :, q), R), sprintf ("%s %s page %d", sr{1}, c{1}, q));

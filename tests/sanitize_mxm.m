@@ -101,8 +101,8 @@ function sliced ()
 endfunction
 
 ## Pages of whole 64 x 64 tiles in one launch, over the class's whole range:
-## the integer classes' kernels read them as they are (and, for min.+ and
-## max.+, judge the guessed shift block by block).
+## the integer classes' kernels read them as they are (and, for max.+, judge
+## the guessed shift block by block; sanitize_minplus has min.+'s).
 function whole_pages (sr, cls)
   old = __cudakernels__ ("settings", "pages_mode", "batched");
   unwind_protect

@@ -220,7 +220,7 @@
 %!     fits_guess = @() gpu_mxm (one, one, sr{1});
 %!     hi = double (intmax (cls{1}));
 %!     if (intmin (cls{1}) < 0)
-%!       X = A; X(end, end, end) = -7; check_guessed (X, B, fits_guess, sr{1});
+%!       X = A; X(end, end, end) = -30000; check_guessed (X, B, fits_guess, sr{1});
 %!       X = B; X(1, end, end) = -30000; check_guessed (A, X, fits_guess, sr{1});
 %!     else
 %!       X = A; X(3, 2, end) = hi - 535; Y = B; Y(2, 5, end) = hi - 5535;

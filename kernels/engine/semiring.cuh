@@ -82,7 +82,7 @@ struct sr_min {
   /* double for the semirings that only compare (sr_acc::selects): a compare and a select, ties
    * keeping v, the first, as Octave's min does. fmin took about nine instructions on sm_90 (its
    * rule for zeros, min (-0, +0) == -0 either way, costs a LOP3 and moves), this four: max.min
-   * in double ran 2.05x as fast (doc/NOTES.md) */
+   * in double ran 2.04x as fast (doc/NOTES.md) */
   static __device__ __forceinline__ double pick_first(double v, double t) {
     return t < v || v != v ? t : v;
   }

@@ -5,7 +5,8 @@
  *   minplus_float.cu     v3 warptile for single and double
  *   minplus_dpx_run.cuh  v3 warptile for the integer classes on words: DPX min-add and max-add,
  *                        compares (its Ops in minplus_dpx.cuh; instantiated per semiring in
- *                        minplus_dpx.cu, minplus_dpx_max.cu, minplus_dpx_order.cu)
+ *                        minplus_dpx.cu, minplus_dpx_max.cu, minplus_dpx_maxmin.cu,
+ *                        minplus_dpx_minmax.cu)
  * Tuning constants live in minplus_policy.cuh; split-K and the witness fix-up, shared by both
  * warptile paths, in minplus_warptile.cuh.
  *

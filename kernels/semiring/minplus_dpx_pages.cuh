@@ -1,6 +1,6 @@
 /* The DPX path's Ops for a batch of products (paged products, warptile_paged): the stores into
  * each page of C, and the Op of a batch read as it is, which checks the guessed shift block by
- * block and stores whole columns of eight rows. minplus_dpx_run.cuh runs them. */
+ * block and stores whole runs of a column (eight rows packed, four on 32-bit words). minplus_dpx_run.cuh runs them. */
 #ifndef CK_MINPLUS_DPX_PAGES_CUH
 #define CK_MINPLUS_DPX_PAGES_CUH
 
@@ -32,7 +32,8 @@ struct mp_dpx_page_sums : mp_dpx_sums<SR, PACK, TC> {
   }
 };
 
-/* A packed word's two outputs in the class, each in the low bits of its half, where the shifts
+/* A packed word's two outputs in the class, each in the low bits of its half (a 32-bit word's
+ * one output), where the shifts
  * are those the raw kernels read with (sum 0, or -256 for int8; max.min and min.max: the class's
  * minimum, once): one SIMD min (or min and max) where the per-half conversion took about ten ALU
  * instructions per output, a third of the 64^3-page kernel's non-DPX work (ncu, H100). */
@@ -99,7 +100,7 @@ struct mp_dpx_raw_page_op : warptile_paged<mp_op<mp_dpx_page_sums<SR, PACK, TC>,
     uint32_t a, b; /* Octave's A ("B" words) and B: OR of the bits, or the largest halves */
     bool miss;     /* the block's verdict: its sums may not fit a half */
   };
-  /* the block's largest A and B (uint16) */
+  /* the block's largest A and B (uint16, uint32) */
   static __device__ __forceinline__ uint32_t *block_tops() {
     __shared__ uint32_t tops[2];
     return tops;

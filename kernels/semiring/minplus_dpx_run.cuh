@@ -33,8 +33,8 @@ __global__ void merge_word_planes(const uint32_t *__restrict__ P, const uint32_t
  * shift of 0 always fits int16 halves and int32 words. So the product first runs on that guess:
  * the packing finds the ranges as it goes (int32 operands of whole tiles, which shift 0 lets the
  * kernel read as they are, have a range pass instead), the product is queued behind it, and the
- * host checks the ranges while the kernel runs (a batch of 16-bit pages read as they are checks
- * the guess in each block instead, and needs no host check: mp_dpx_raw_page_op). A miss queues
+ * host checks the ranges while the kernel runs (a batch of 16- or 32-bit pages read as they are
+ * checks the guess in each block instead, and needs no host check: mp_dpx_raw_page_op). A miss queues
  * the product again from the ranges, and the class then waits for its ranges (guess_missed)
  * until an input shows the guess would have held. (Checking after the product instead, the
  * host's wait left the GPU idle between calls: int16 1024^3 took 0.080-0.091 ms against 0.075
@@ -224,7 +224,8 @@ template <class T, class SR> static bool &guess_missed(void) {
 }
 
 /* Where a batch's blocks note that the guess of shift 0 missed (mp_dpx_raw_page_op): a host word
- * of the lane for each 16-bit class; none (NULL) where the lane has no flags. */
+ * of the lane for each 16- and 32-bit class of min.+ and of max.+; none (NULL) where the lane has
+ * no flags. */
 struct mp_flag {
   volatile int *host;
   int *dev;
@@ -268,9 +269,10 @@ struct mp_shift_plan {
   mp_record_read *rd;
 };
 
-/* Whether the kernel reads the operands as they are, without packing (mp_dpx_raw_op; int32: the
- * words themselves): shifts of 0 (a guess) for int32 and the 16-bit classes, or the class's
- * minimum (known) for 8 bits; whole tiles; aligned for the kernel's loads (B, whose "A" words
+/* Whether the kernel reads the operands as they are, without packing (mp_dpx_raw_op; 32-bit
+ * classes: the words themselves, or mp_dpx_raw_page_op for a batch): shifts of 0 (a guess) for
+ * the 16- and 32-bit classes of min.+ and max.+, or the class's minimum (known) for 8 bits and
+ * for every class of max.min and min.max; whole tiles; aligned for the kernel's loads (B, whose "A" words
  * these are, may be a panel of a larger array: minplus_host.c). The kernel then widens every
  * word it loads, each time a tile is read again, where the packing widened each once: one byte
  * permute per word: next to nothing for the 16-bit product, but about 3% of the kernel for 8
@@ -401,6 +403,7 @@ static ck_status run_v3_dpx(const mp_problem<T, SR> &q, mp_shift_plan &sh, bool 
                       raw);
     if constexpr (!PAGED) ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const long long base = word_base<SR>(h);
+    /* the class's bounds (min.+'s traits give them for every semiring: lowest and empty) */
     const long long lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
     const uint32_t wlo = clamp_word(lo - base, PACK), whi = clamp_word(hi - base, PACK);
     uint32_t *planes = (uint32_t *)sp.planes, *tiles = (uint32_t *)sp.tiles;
