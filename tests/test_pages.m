@@ -204,8 +204,8 @@
 ## Whole tiles read as they are, where the guess of shift 0 fails in one place
 ## only, which that block's own bounds must see and compute exactly: a negative
 ## int16 or int32 in the last page of A or the last of B, uint16 sums past
-## 65535 and uint32 ones past 2^32 - 1; on the page tiles and on the 2-D
-## blocks; min.+ and max.+.  Then where it fails in every block, twice: the
+## 65535 and uint32 ones past 2^32 - 1 (which wrapped would be small, and win
+## a minimum); on the page tiles and on the 2-D blocks; min.+ and max.+.  Then where it fails in every block, twice: the
 ## second call has learnt of the miss and finds the ranges first.  Each check
 ## starts after a product that fits the guess, so that the class guesses again.
 %!testif ; gpu_available ()
@@ -223,7 +223,7 @@
 %!       X = A; X(end, end, end) = -30000; check_guessed (X, B, fits_guess, sr{1});
 %!       X = B; X(1, end, end) = -30000; check_guessed (A, X, fits_guess, sr{1});
 %!     else
-%!       X = A; X(3, 2, end) = hi - 535; Y = B; Y(2, 5, end) = hi - 5535;
+%!       X = A; X(3, 2, end) = hi - 5; Y = B; Y(2, 5, end) = hi - 5;   # wrapped, small
 %!       check_guessed (X, Y, fits_guess, sr{1});
 %!       X = A; X(3, 2, 1) = hi; check_guessed (X, B, fits_guess, sr{1});
 %!     endif
