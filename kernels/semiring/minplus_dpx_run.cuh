@@ -403,8 +403,7 @@ static ck_status run_v3_dpx(const mp_problem<T, SR> &q, mp_shift_plan &sh, bool 
                       raw);
     if constexpr (!PAGED) ck_plan_note_tiles(cfg::BM, cfg::BN, cfg::BK, sp.slices, sp.cs);
     const long long base = word_base<SR>(h);
-    /* the class's bounds (min.+'s traits give them for every semiring: lowest and empty) */
-    const long long lo = mp_traits<T>::lowest(), hi = mp_traits<T>::empty();
+    const long long lo = sr_class<T>::lo(), hi = sr_class<T>::hi();
     const uint32_t wlo = clamp_word(lo - base, PACK), whi = clamp_word(hi - base, PACK);
     uint32_t *planes = (uint32_t *)sp.planes, *tiles = (uint32_t *)sp.tiles;
     /* the kernel of Op O on operands a and b, then the merge of its planes */
