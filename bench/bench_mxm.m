@@ -16,7 +16,10 @@
 ## over that of C alone), the class and the words the arithmetic ran on (the
 ## plan's @code{work} and @code{words}), and the rate of min.+ of the same
 ## class in the same run (in the class's own arithmetic: integer-valued single and
-## double data are not narrowed to the integer paths here).
+## double data are not narrowed to the integer paths here).  max.min and min.max in
+## double have a second row, kernel @qcode{"ranks"}: the product as it runs by
+## default, on its values' ranks in an integer class where the plan ranks, the
+## ranking included.
 ## Paged rows time 64^3 x 4096 and 256^3 x 256 pages and give their share of
 ## the semiring's n = 8192 rate.  or.and runs at its own size (default 32768)
 ## on the tensor-core and LOP3 paths, beside both ceilings, and the whole call
@@ -69,6 +72,11 @@ function results = bench_mxm (varargin)
       r = measure (sr, cls, "warptile", opt.n([1 1 1]), ceiling, opt);
       r.of_minplus = minplus.(cls) / r.ms;
       results = [results, show(r)];
+      if (any (strcmp (sr, {"max.min", "min.max"})) && strcmp (cls, "double"))
+        for data = {{}, {"wide"}}
+          results = [results, show(ranked (sr, cls, ceiling, minplus.(cls), opt, data{1}{:}))];
+        endfor
+      endif
       if (opt.pages)
         for shape = [64 64 64 4096; 256 256 256 256]'
           p = measure (sr, cls, "warptile", shape', ceiling, setfield (opt, "witness", false));
@@ -89,16 +97,32 @@ function t = times (sr, cls, kernel, size, budget, varargin)
   t = __cudakernels__ ("time", "product", sr, cls, kernel, size, 0, reps, varargin{:});
 endfunction
 
-function r = measure (sr, cls, kernel, size, ceiling, opt)
-  t = times (sr, cls, kernel, size, opt.budget);
+function r = measure (sr, cls, kernel, size, ceiling, opt, varargin)
+  t = times (sr, cls, kernel, size, opt.budget, varargin{:});
   plan = __cudakernels__ ("last_plan");
   r = struct ("semiring", sr, "class", cls, "words", [plan.work "/" plan.words], "kernel", kernel, ...
               "size", sprintf ("%dx", size)(1:end-1), "ms", median (t), "reps", numel (t), ...
               "tpairs", prod (size) / (median (t) * 1e-3) / 1e12, "ceiling", ceiling, ...
               "witness_cost", NaN, "of_minplus", NaN, "e2e_ms", NaN);
   if (opt.witness)
-    r.witness_cost = median (times (sr, cls, kernel, size, opt.budget, "witness")) / r.ms;
+    r.witness_cost = median (times (sr, cls, kernel, size, opt.budget, "witness", varargin{:})) ...
+                     / r.ms;
   endif
+endfunction
+
+## max.min and min.max in double as gpu_mxm runs them by default at this size: on their
+## values' ranks where the plan ranks (kernel "ranks"; work/words: the ranks' class), ranking
+## included in the time; the share is of the double probe.  The data: 1000 distinct values
+## (uint16 ranks), or with "wide" 2^20 (int32 ranks).
+function r = ranked (sr, cls, ceiling, minplus_ms, opt, varargin)
+  old = __cudakernels__ ("settings", "minplus_narrow", "auto");
+  unwind_protect
+    r = measure (sr, cls, "warptile", opt.n([1 1 1]), ceiling, opt, varargin{:});
+  unwind_protect_cleanup
+    __cudakernels__ ("settings", old);
+  end_unwind_protect
+  r.kernel = strjoin ([{"ranks"}, varargin], "/");
+  r.of_minplus = minplus_ms / r.ms;
 endfunction
 
 function r = show (r)

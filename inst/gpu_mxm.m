@@ -51,6 +51,10 @@
 ## an error, as in Octave's @code{&}) and returns a logical @var{C} equal to
 ## @code{any (A & permute (B, [3 1 2]), 2)}; it runs on bits, 32 or more
 ## pairs per instruction.
+## @item Where -0 and +0 tie, the sign of a zero in @var{C} is Octave's in
+## double max.min and min.max (ties keep the first); elsewhere on the GPU it is
+## the sign the GPU's min and max instructions give.  @code{isequal} sees no
+## difference.
 ## @end itemize
 ##
 ## With a second output, @var{K}(i,j) is the first @var{k} attaining
@@ -70,7 +74,12 @@
 ## min-add and max-add instructions (sums that no word holds exactly run on
 ## @qcode{"regblock"}'s wide accumulation), max.min and min.max on two compares
 ## per pair (or per two pairs); min.+ also runs integer-valued single and
-## double data on its integer paths.  @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
+## double data on its integer paths.  max.min and min.max only compare, so
+## large double products run on the ranks of their values among the distinct
+## values of both operands (16-bit words for up to 65536 of them, else 32-bit),
+## with the same C and K: a sort costs a little per value and the integer
+## compares save much per pair (NaN, or -0 beside +0, keeps the double path).
+## @qcode{"or.and"} runs bit-packed: @qcode{"warptile"}
 ## on the 1-bit tensor cores (AND and POPC, from Ampere on; 32-bit word
 ## operations before that), @qcode{"regblock"} on 32-bit word operations,
 ## @qcode{"naive"} and @qcode{"coalesced"} on a plain bit loop.

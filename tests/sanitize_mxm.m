@@ -10,7 +10,8 @@
 ## the witness, a deep k that splits, pages in one launch, slices of a product
 ## larger than a small memory limit; or.and on each bit-packed path, with K,
 ## k not a multiple of 32 or 256; the conversion of numeric gpu_arrays to
-## logical; the timing command and the ceiling probes.
+## logical; single and double max.min and min.max on their values' ranks; the
+## timing command and the ceiling probes.
 ## The racecheck form runs max.min in single, double and int16 (packed words)
 ## on warptile (the shared-memory kernels; their synchronization is the same for
 ## every semiring, and v0 to v2 use no shared memory), and or.and's paths;
@@ -64,6 +65,8 @@ function sanitize_mxm (form = "")
   if (! small)   # under racecheck its many launches took minutes
     progress ("sliced");
     sliced ();
+    progress ("ranks");
+    ranks ();
   endif
   for kernel = {"naive", "regblock", "warptile"}
     progress ("or.and %s", kernel{1});
@@ -97,6 +100,32 @@ function sliced ()
     assert (isequal (C, R) && isequal (K, RK), "sanitize_mxm: sliced max.min differs");
   unwind_protect_cleanup
     __cudakernels__ ("settings", "test_alloc_limit", 0);
+  end_unwind_protect
+endfunction
+
+## max.min and min.max in single and double on their values' ranks (forced at
+## these sizes): uint16 and int32 ranks, and a NaN that rules them out.
+function ranks ()
+  old = __cudakernels__ ("settings", "minplus_narrow", "always");
+  unwind_protect
+    for sr = {"max.min", "min.max"}
+      for cls = {"single", "double"}
+        A = cast (randn (65, 63), cls{1}); B = cast (randn (63, 129), cls{1});
+        Ai = round (10 * A); Ai(2, 2) = NaN;
+        for X = {{round(10 * A), B}, {A, B}, {Ai, B}}
+          [C, K] = gpu_mxm (X{1}{1}, X{1}{2}, sr{1});
+          [R, RK] = gpu_mxm (X{1}{1}, X{1}{2}, sr{1}, "kernel", "cpu");
+          assert (isequaln (C, R) && isequal (K, RK), "sanitize_mxm: %s %s ranks differ", ...
+                  sr{1}, cls{1});
+        endfor
+      endfor
+      A = randn (300, 250); B = randn (250, 300);   # more than 65536 values: int32 ranks
+      [C, K] = gpu_mxm (A, B, sr{1});
+      [R, RK] = gpu_mxm (A, B, sr{1}, "kernel", "cpu");
+      assert (isequal (C, R) && isequal (K, RK), "sanitize_mxm: %s int32 ranks differ", sr{1});
+    endfor
+  unwind_protect_cleanup
+    __cudakernels__ ("settings", old);
   end_unwind_protect
 endfunction
 

@@ -10,16 +10,6 @@
 ## gpu_array.  The tests force the look at every size ("always"); the automatic
 ## mode looks only at large products.  Run by tests/run_tests.m.
 
-
-%!function same_bits (C, R, what)
-%!  assert (class (C), class (R));
-%!  assert (size (C), size (R));
-%!  assert (isequal (isnan (C), isnan (R)), [what ": NaN pattern differs"]);
-%!  m = ! isnan (R);
-%!  assert (isequal (C(m), R(m)), [what ": values differ"]);
-%!  assert (isequal (signbit (C(m)), signbit (R(m))), [what ": signs of zero differ"]);
-%!endfunction
-
 %!function check_narrowing (A, B, path)
 %!  ## C and [C, K] with the look forced, against the float path, and the path that ran
 %!  old = __cudakernels__ ("settings", "minplus_narrow", "off");
@@ -37,8 +27,8 @@
 %!  what = sprintf ("%s %dx%dx%d", class (A), rows (A), columns (A), columns (B));
 %!  assert (float_path, class (R));
 %!  assert (ran, path, [what ": path"]);
-%!  same_bits (C, Rc, what);
-%!  same_bits (CK, R, what);
+%!  __ck_same_bits__ (C, Rc, what);
+%!  __ck_same_bits__ (CK, R, what);
 %!  assert (isequal (K, RK), [what ": K differs"]);
 %!endfunction
 
@@ -127,7 +117,7 @@
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert ({plan.narrow, plan.work}, {false, "single"});
-%! same_bits (C, R, "4096^3 from host arrays");
+%! __ck_same_bits__ (C, R, "4096^3 from host arrays");
 %! assert (isequal (K, RK));
 %! assert (__ck_released__ ());
 

@@ -187,6 +187,7 @@ static ck_status plan_host_2d(ck_plan *pl) {
   const size_t per_col = pl->m * (ck_dtype_size(pl->t) + (pl->witness ? sizeof(double) : 0));
   size_t nb = per_col * pl->n <= 2 * CK_PANEL_BYTES ? pl->n
                                                     : (CK_PANEL_BYTES + per_col - 1) / per_col;
+  if (pl->narrow && pl->semiring != CK_SR_MIN_PLUS) nb = pl->n; /* ranks are of all of B */
   nb = round_up_sz(nb, CK_PANEL_TILE);
   pl->move = CK_MOVE_PANELS;
   pl->panel = nb < pl->n ? nb : pl->n;
@@ -213,13 +214,26 @@ static ck_status check_cpu_kernel(ck_where where, const ck_devices *devices) {
   return CK_OK;
 }
 
-/* Whether the call's single or double values are looked at for the integer paths: min.+ on
- * warptile, by the mode, in "auto" where the product (one page of a paged call: the batched
- * kernels do not narrow) is large enough for the look to pay. */
+/* Whether a rank of the comparing semirings' products pays (minplus_rank.cu): its sort costs per
+ * operand value, what it saves per pair; both must be large enough. Single gains only where it
+ * has few distinct values, which cannot be known before the sort: never in "auto". */
+static int plan_ranks(const ck_plan *pl) {
+  if (narrow_mode == CK_NARROW_ALWAYS) return 1;
+  const double pairs = (double)pl->m * (double)pl->k * (double)pl->n;
+  const double values = (double)pl->k * (double)(pl->m + pl->n);
+  return pl->t == CK_DOUBLE && pairs >= CK_RANK_MIN_PAIRS && pairs >= CK_RANK_MIN_DEPTH * values;
+}
+
+/* Whether the call's single or double values are looked at on warptile (one page of a paged call:
+ * the batched kernels do not look), by the mode, in "auto" where the product is large enough for
+ * the look to pay: min.+ for the integer paths (minplus_narrow.cu), max.min and min.max for their
+ * ranks (minplus_rank.cu). */
 static int plan_narrow(const ck_plan *pl) {
-  if (pl->semiring != CK_SR_MIN_PLUS || pl->kernel != CK_MINPLUS_WARPTILE ||
-      !ck_dtype_is_float(pl->t) || pl->m * pl->n == 0 || pl->k == 0 || narrow_mode == CK_NARROW_OFF)
+  if (pl->kernel != CK_MINPLUS_WARPTILE || !ck_dtype_is_float(pl->t) || pl->m * pl->n == 0 ||
+      pl->k == 0 || narrow_mode == CK_NARROW_OFF)
     return 0;
+  if (pl->semiring == CK_SR_MAX_MIN || pl->semiring == CK_SR_MIN_MAX) return plan_ranks(pl);
+  if (pl->semiring != CK_SR_MIN_PLUS) return 0;
   if (narrow_mode == CK_NARROW_ALWAYS) return 1;
   const double pairs = (double)pl->m * (double)pl->k * (double)pl->n;
   return pairs >= (pl->t == CK_SINGLE ? CK_NARROW_MIN_PAIRS_SINGLE : CK_NARROW_MIN_PAIRS_DOUBLE);
@@ -347,7 +361,7 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
 int ck_plan_narrow_default(const ck_product *p) {
   ck_plan pl;
   memset(&pl, 0, sizeof pl);
-  pl.semiring = CK_SR_MIN_PLUS;
+  pl.semiring = (int)p->semiring;
   pl.t = p->t;
   pl.kernel = p->kernel;
   pl.m = p->m;

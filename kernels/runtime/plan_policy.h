@@ -39,4 +39,18 @@
 #define CK_NARROW_MIN_PAIRS_SINGLE ((double)(1ull << 36)) /* 5.3 ms at 12.9 Tpair/s (4096^3) */
 #define CK_NARROW_MIN_PAIRS_DOUBLE ((double)(1ull << 34)) /* 5.9 ms at 2.9 Tpair/s (2580^3) */
 
+/* max.min and min.max in double on their values' ranks (minplus_rank.cu). The sort and the maps
+ * cost about 0.17 ns per operand value (k (m + n) of them): on an H100 at 8192^3 the call on
+ * int32 ranks took 92.8 ms, of which the product is 69 ms. A pair costs 0.32 ps in double
+ * (3.09 Tpair/s) and 0.13 ps in int32 (7.9), so int32 ranks pay from about 900 pairs per value
+ * (uint16 ranks, 0.065 ps a pair, from about 650), and the fixed cost (allocations, launches, one
+ * read back) wants products of at least 2^30 pairs. Square products rank from n = 2048. The
+ * class path against ranks (1000 distinct values: uint16; 2^20: int32), ms, measured before the
+ * double kernel's operand order made it 1.33x as fast (236.8 -> 178.1 ms at 8192^3):
+ *   1024^3  0.676 against 0.436 / 0.554      2048^3  4.15 against 1.69 / 2.46
+ *   1536^3  1.665 against 0.990 / 1.277      4096^3  30.5 against 9.94 / 15.0
+ * (doc/NOTES.md). */
+#define CK_RANK_MIN_PAIRS ((double)(1ull << 30))
+#define CK_RANK_MIN_DEPTH 1024.0
+
 #endif

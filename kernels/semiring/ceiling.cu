@@ -18,14 +18,17 @@
 #define BLOCK 256
 #define BLOCKS_PER_SM 8
 
-/* v = pick(v, term(x, y)) of the semiring SR in each representation (semiring.cuh: the
- * kernels' own sr_acc for single and double); PAIRS: pair updates per call. */
+/* v = pick(v, term(y, x)) of the semiring SR in each representation (semiring.cuh: the
+ * kernels' own sr_acc for single and double, operands in the warptile kernel's order: its term
+ * takes the inner loop's operand first, minplus_float.cu); PAIRS: pair updates per call. The
+ * order matters to double max.min and min.max, whose selects keep the first operand on ties:
+ * the other order probed 3.07 Tpair/s on an H100, below the kernel's 3.09 (doc/NOTES.md). */
 template <class SR, class F> struct probe_float {
   typedef F T;
   enum { PAIRS = 1 };
   static __device__ __forceinline__ T update(T v, T x, T y) {
     typedef sr_acc<SR, F> acc;
-    return acc::pick(v, acc::term(x, y));
+    return acc::pick(v, acc::term(y, x));
   }
 };
 template <class SR> struct probe_u32 {

@@ -69,11 +69,9 @@ static ck_status run_orand(const ck_product *p) {
 static ck_status run_device(const ck_product *p) {
   CK_TRY(ck_semiring_check(p->semiring, p->t));
   if (p->semiring == CK_SR_OR_AND) return run_orand(p);
-  if (p->semiring == CK_SR_MIN_PLUS) {
-    int narrowed = 0;
-    CK_TRY(mp_try_narrow(p, &narrowed));
-    if (narrowed) return CK_OK;
-  }
+  int looked = 0; /* done on integer paths, narrowed or ranked */
+  CK_TRY(p->semiring == CK_SR_MIN_PLUS ? mp_try_narrow(p, &looked) : mp_try_rank(p, &looked));
+  if (looked) return CK_OK;
   return ck_with_semiring(p->semiring, CK_ERR_INVALID, [&](auto sr) {
     typedef typename decltype(sr)::type SR;
     if constexpr (std::is_same<SR, sr_or_and>::value) return CK_ERR_INVALID;

@@ -108,6 +108,9 @@ int mp_sm_count(void);
 /* minplus_narrow.cu: integer-valued single and double operands on the integer paths, where the
  * plan looks; *done = 1 when it has computed the product. */
 ck_status mp_try_narrow(const ck_product *p, int *done);
+/* minplus_rank.cu: single and double max.min and min.max on their values' ranks, where the plan
+ * looks; *done = 1 when it has computed the product. */
+ck_status mp_try_rank(const ck_product *p, int *done);
 
 /* The runners (ARG: with the witness K). Each checks its own launches. */
 template <class T, bool ARG, class SR> ck_status mp_run_naive(const mp_problem<T, SR> &p);

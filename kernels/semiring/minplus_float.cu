@@ -14,8 +14,10 @@ template <class TT, class SR> struct mp_float_sums {
   double *tile; /* with the witness: K, or the planes' tiles */
   static __device__ __forceinline__ T identity() { return tr::init(); }
   __device__ __forceinline__ T witness_start() const { return tr::init(); }
-  static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::pick(c, tr::term(a, b)); }
-  static __device__ __forceinline__ T term(T a, T b) { return tr::term(a, b); }
+  /* the kernel's a is Octave's B and its b Octave's A (the transposed product): the term takes
+   * them in Octave's order, which a select keeps on ties (double max.min and min.max) */
+  static __device__ __forceinline__ T addmin(T a, T b, T c) { return tr::pick(c, tr::term(b, a)); }
+  static __device__ __forceinline__ T term(T a, T b) { return tr::term(b, a); }
   __device__ __forceinline__ void keep(T &v, uint32_t &id, T t, uint32_t tile) const {
     if (tr::better(t, v)) {
       v = t;
