@@ -7,7 +7,9 @@
 ## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "kernel", @var{name})
 ## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "verbose", @var{tf})
 ## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "devices", @var{list})
-## All-pairs shortest paths on the GPU, by blocked Floyd--Warshall.
+## @deftypefnx {} {[@dots{}] =} gpu_apsp (@dots{}, "semiring", @var{S})
+## All-pairs shortest paths on the GPU, by blocked Floyd--Warshall, and the
+## other path problems of the semirings.
 ##
 ## @var{W} is an @var{n}-by-@var{n} matrix of edge weights: @code{W(i,j)} is
 ## the weight of the edge from vertex @var{i} to vertex @var{j}, @code{Inf}
@@ -69,6 +71,35 @@
 ## @code{cudakernels:interrupted}, leaving nothing on the device;
 ## @code{"verbose", true} prints the rounds done about once a second.
 ##
+## The option @qcode{"semiring"} poses another path problem, with @var{D} and
+## @var{P} defined as above with ADD in place of min and MUL in place of +:
+##
+## @multitable @columnfractions 0.14 0.30 0.56
+## @headitem @var{S} @tab problem @tab no edge; the diagonal; unbounded
+## @item @qcode{"min.+"} @tab shortest paths (the default) @tab @code{Inf} or
+## @code{intmax}; 0; a negative cycle
+## @item @qcode{"max.+"} @tab longest paths (critical paths of a DAG) @tab
+## @code{-Inf} or @code{intmin}; 0; a positive cycle,
+## @code{cudakernels:positivecycle}
+## @item @qcode{"max.min"} @tab widest (bottleneck) paths @tab @code{-Inf} or
+## @code{intmin}; @code{Inf}; never
+## @item @qcode{"min.max"} @tab minimax paths @tab @code{Inf} or @code{intmax};
+## @code{-Inf}; never
+## @item @qcode{"max.*"} @tab most reliable paths @tab 0 (or @code{-Inf});
+## 1; a cycle whose product exceeds 1, @code{cudakernels:positivecycle}
+## @end multitable
+##
+## The GraphBLAS spellings (@qcode{"max.plus"}, @qcode{"max.times"}, @dots{})
+## are accepted.  @code{D(i,j)} is the ADD identity (the no-edge value) where
+## @var{j} cannot be reached from @var{i}.  @qcode{"max.+"} takes the signed
+## classes and refuses @code{+Inf} weights; its integer lengths saturate to the
+## class; it runs on the GPU as shortest paths on @code{-W}, exactly (a zero
+## length comes out @code{+0}).  @qcode{"max.*"} takes single and double
+## weights that are not negative.  @qcode{"max.min"}, @qcode{"min.max"} and
+## @qcode{"max.*"} run on the @qcode{"cpu"} kernel, which takes every one of
+## them (plain Floyd--Warshall, with the same @var{P} rule); on the GPU they are
+## refused with @code{cudakernels:invalidinput}.
+##
 ## Several GPUs: the option @qcode{"devices"} (numbers as @code{gpu_device ()}
 ## lists them) shares the rows of the work out among the listed GPUs, in whole
 ## blocks of 256 vertices; each round's pivot block row goes from the GPU that
@@ -104,9 +135,12 @@ function [D, P] = gpu_apsp (W, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [kernel, verbose, devices] = ck_options ("gpu_apsp", varargin, {"kernel", "gpu", {"gpu", "cpu"};
-                                                                   "verbose", 0, "logical";
-                                                                   "devices", [], "devices"});
+  [kernel, verbose, devices, sr] = ck_options ("gpu_apsp", varargin,
+                                               {"kernel", "gpu", {"gpu", "cpu"};
+                                                "verbose", 0, "logical";
+                                                "devices", [], "devices";
+                                                "semiring", "min.+", "string"});
+  sr = ck_semiring ("gpu_apsp", sr, "the semiring");
   verbose = double (verbose);   # the gateway takes a number
   if (isa (W, "gpu_array"))
     [id, cls, dims] = facts (W);
@@ -119,24 +153,24 @@ function [D, P] = gpu_apsp (W, varargin)
     n = dims(1);
     if (nargout < 2)
       D = gpu_array ("__cudakernels_wrap__",
-                     ck_call ("gpu_apsp", "apsp", "min.+", "device", id, kernel, verbose,
+                     ck_call ("gpu_apsp", "apsp", sr, "device", id, kernel, verbose,
                               devices), cls, dims);
     else
-      [idd, idp] = ck_call ("gpu_apsp", "apsp", "min.+", "device", id, kernel, verbose, devices);
+      [idd, idp] = ck_call ("gpu_apsp", "apsp", sr, "device", id, kernel, verbose, devices);
       D = gpu_array ("__cudakernels_wrap__", idd, cls, dims);
       P = gpu_array ("__cudakernels_wrap__", idp, "int32", dims);
     endif
     return;
   endif
   if (issparse (W))
-    W = full_graph (W);
+    W = full_graph (W, sr);
   endif
   check_class ("W", class (W), isnumeric (W) && isreal (W));
   check_square (size (W));
   if (nargout < 2)
-    D = ck_call ("gpu_apsp", "apsp", "min.+", "host", W, kernel, verbose, devices);
+    D = ck_call ("gpu_apsp", "apsp", sr, "host", W, kernel, verbose, devices);
   else
-    [D, P] = ck_call ("gpu_apsp", "apsp", "min.+", "host", W, kernel, verbose, devices);
+    [D, P] = ck_call ("gpu_apsp", "apsp", sr, "host", W, kernel, verbose, devices);
   endif
 endfunction
 
@@ -157,13 +191,14 @@ function check_square (dims)
   endif
 endfunction
 
-## Stored entries are edges, everything else no edge.
-function F = full_graph (S)
+## Stored entries are edges, everything else no edge (the semiring's ADD identity).
+function F = full_graph (S, sr)
   if (! isa (S, "double") || ! isreal (S))
     error ("cudakernels:invalidinput", "gpu_apsp: a sparse W must be real double");
   endif
   [i, j, v] = find (S);
-  F = Inf (size (S));
+  F = repmat (ck_pick (any (strcmp (sr, {"min.+", "min.max"})), Inf,
+                       ck_pick (strcmp (sr, "max.*"), 0, -Inf)), size (S));
   F(sub2ind (size (S), i, j)) = v;
 endfunction
 

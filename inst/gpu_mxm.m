@@ -111,7 +111,7 @@ function [C, K] = gpu_mxm (A, B, semiring, varargin)
   if (nargin < 3)
     print_usage ();
   endif
-  sr = semiring_name (semiring);
+  sr = ck_semiring ("gpu_mxm", semiring, "SEMIRING");
   op = "minplus";
   if (strcmp (sr, "or.and"))
     A = as_logical (A, "A");
@@ -125,21 +125,6 @@ function [C, K] = gpu_mxm (A, B, semiring, varargin)
   else
     [C, K] = ck_product ("gpu_mxm", sr, A, B, kernel, devices);
   endif
-endfunction
-
-## The semiring's name as the gateway knows it.
-function sr = semiring_name (s)
-  names = {"min.+", "max.+", "max.min", "min.max", "max.*", "or.and"};
-  aliases = {"min.plus", "max.plus", "max.min", "min.max", "max.times", "lor.land"};
-  if (! (ischar (s) && isrow (s)))
-    error ("cudakernels:invalidinput", "gpu_mxm: SEMIRING must be a name such as \"max.min\"");
-  endif
-  at = find (strcmpi (s, names) | strcmpi (s, aliases), 1);
-  if (isempty (at))
-    error ("cudakernels:invalidinput", "gpu_mxm: unknown semiring \"%s\"; the semirings are %s",
-           s, strjoin (names, ", "));
-  endif
-  sr = names{at};
 endfunction
 
 ## or.and's operands as logical: nonzero is true, NaN an error as in Octave's

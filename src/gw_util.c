@@ -22,6 +22,9 @@ void gw_check(ck_status s) {
   case CK_ERR_NEGCYCLE:
     mexErrMsgIdAndTxt("cudakernels:negativecycle", "%s", ck_last_error());
     break;
+  case CK_ERR_POSCYCLE:
+    mexErrMsgIdAndTxt("cudakernels:positivecycle", "%s", ck_last_error());
+    break;
   case CK_ERR_INTERRUPTED:
     mexErrMsgIdAndTxt("cudakernels:interrupted", "%s", ck_last_error());
     break;

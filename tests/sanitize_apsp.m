@@ -55,6 +55,19 @@ function sanitize_apsp (mode = "all")
       endif
       gpu_path (P, 1, n);
       progress (sprintf ("%s n = %d", cases{q, 1}, n));
+      if (n > 1 && ! zero && ! isa (W, "uint8"))   # longest paths: shortest paths on -W
+        L = -C; L(isinf (C)) = -Inf; L(1:n+1:end) = 0;
+        L(tril (true (n), -1)) = -Inf;   # a DAG: no positive cycle
+        if (isinteger (W))
+          L(isinf (L)) = double (intmin (cases{q, 1}));
+        endif
+        L = cast (L, cases{q, 1});
+        [D, P] = gpu_apsp (L, "semiring", "max.+");
+        [Dr, Pr] = gpu_apsp (L, "semiring", "max.+", "kernel", "cpu");
+        if (! isequal (D, Dr) || ! isequal (P, Pr))
+          error ("sanitize_apsp: max.+ %s n = %d differs from the CPU reference", cases{q, 1}, n);
+        endif
+      endif
     endfor
   endfor
   if (! isempty (share_classes))

@@ -2,7 +2,13 @@
  * algorithm and the work types). What it does around the rounds (apsp_rounds.cu): survey the
  * weights (NaN, -Inf, a negative diagonal, the integer range), pick the work type, convert W into
  * the padded work matrix, run the rounds, and convert back, on each device's share of the rows
- * (one share on one device). */
+ * (one share on one device).
+ *
+ * Longest paths (max.+) run as shortest paths on -W (NEG): max (a + b) = -min (-a + -b) and
+ * negation is exact, so D = -D' and P = P' (the same strict improvements in the same order), a
+ * positive cycle is a negative cycle of -W, and max.+'s "no edge" (-Inf, intmin) is min.+'s
+ * (+Inf, intmax) once negated. A zero length comes back +0: sums of -W's zeros can give -0
+ * where W's give +0. */
 #include <limits.h>
 #include <stdlib.h>
 #include <type_traits>
@@ -24,13 +30,15 @@ template <class Tc> __device__ __forceinline__ bool ap_fraction(Tc v) {
   return mp_not_whole(v, (Tc)2147483648.0);
 }
 
-template <class Tc> __device__ __forceinline__ bool ap_no_edge(Tc v) {
-  if constexpr (mp_traits<Tc>::is_float) return v == (Tc)INFINITY;
-  else return v == mp_traits<Tc>::empty();
+/* No edge in W: the ADD's identity (+Inf or intmax for min.+; -Inf or intmin for max.+, NEG). */
+template <class Tc, bool NEG> __device__ __forceinline__ bool ap_no_edge(Tc v) {
+  if constexpr (mp_traits<Tc>::is_float) return v == (NEG ? -(Tc)INFINITY : (Tc)INFINITY);
+  else return v == (NEG ? mp_traits<Tc>::lowest() : mp_traits<Tc>::empty());
 }
 
-/* W's columns c0 .. c0 + cols - 1 (W points at column c0). */
-template <class Tc>
+/* W's columns c0 .. c0 + cols - 1 (W points at column c0), as the shortest-path problem sees
+ * them: -W for NEG (integers in 64 bits, where -intmin fits). */
+template <class Tc, bool NEG>
 __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, ap_facts *f) {
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   int nan = 0, neginf = 0, negdiag = INT_MAX, fraction = 0;
@@ -41,22 +49,24 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
     split_index(idx, n, c, r);
     c += c0;
     if (r == c) {
-      if (std::is_signed<Tc>::value && v < (Tc)0) negdiag = min(negdiag, (int)r);
+      if (std::is_signed<Tc>::value && (NEG ? v > (Tc)0 : v < (Tc)0))
+        negdiag = min(negdiag, (int)r);
       continue;
     }
+    if (ap_no_edge<Tc, NEG>(v)) continue;
     if constexpr (mp_traits<Tc>::is_float) {
-      nan |= v != v;
-      neginf |= v == -(Tc)INFINITY;
-      if (ap_no_edge(v) || v != v || v == -(Tc)INFINITY) continue;
-      if (ap_fraction(v)) {
+      const Tc u = NEG ? -v : v;
+      nan |= u != u;
+      neginf |= u == -(Tc)INFINITY;
+      if (u != u || u == -(Tc)INFINITY) continue;
+      if (ap_fraction(v)) { /* v, not u: the integer work types give +0 for -W's zeros too */
         fraction = 1;
         continue;
       }
     }
-    if (!ap_no_edge(v)) {
-      lo = min(lo, (long long)v);
-      hi = max(hi, (long long)v);
-    }
+    const long long w = NEG ? -(long long)v : (long long)v;
+    lo = min(lo, w);
+    hi = max(hi, w);
   }
   for (int o = 16; o > 0; o /= 2) {
     lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
@@ -91,7 +101,7 @@ template <class Tc, class T> __host__ __device__ __forceinline__ T ap_no_path() 
  * memory (so X is W transposed, apsp.cuh): the diagonal 0, no edge `inf`, the padding isolated
  * vertices; N the next hop of each edge (its column). X may be W itself (same element size,
  * np == n): each element is read, then written, by the same thread. */
-template <class Tc, class T>
+template <class Tc, class T, bool NEG>
 __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, size_t r0,
                               size_t rows, T inf) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -103,8 +113,14 @@ __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, si
   T x = r == c ? (T)0 : inf;
   if (r < n && c < n && r != c) {
     const Tc v = W[lr * n + c];
-    edge = !ap_no_edge(v);
-    if (edge) x = (T)v;
+    edge = !ap_no_edge<Tc, NEG>(v);
+    if constexpr (!NEG) {
+      if (edge) x = (T)v;
+    } else if constexpr (mp_traits<Tc>::is_float) {
+      if (edge) x = (T)-v;
+    } else {
+      if (edge) x = (T)(-(long long)v);
+    }
   }
   X[idx] = x;
   if (N) N[idx] = edge ? (int)c + 1 : 0;
@@ -114,7 +130,7 @@ __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, si
  * saturate to the class, and a length of intmax or more is no path (P 0), as in the integer work
  * types. Single and double data run in an integer work type (ap_pick_float) have no path at its
  * "no edge" (ap_no_path) and above, +Inf. */
-template <class T, class Tc>
+template <class T, class Tc, bool NEG>
 __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32_t *P, size_t n,
                                size_t cols) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -123,16 +139,25 @@ __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32
   split_index(idx, n, r, c);
   const T x = X[r * np + c];
   int nx = N ? N[r * np + c] : 0;
+  typedef mp_traits<Tc> tr;
   Tc d;
   if constexpr (mp_traits<Tc>::is_float && !mp_traits<T>::is_float) {
-    d = x >= ap_no_path<Tc, T>() ? (Tc)INFINITY : (Tc)x;
-  } else if constexpr (mp_traits<Tc>::is_float || !mp_traits<T>::is_float) {
-    d = (Tc)x;
-  } else {
-    typedef mp_traits<Tc> tr;
+    const bool none = x >= ap_no_path<Tc, T>();
+    d = NEG ? (none ? -(Tc)INFINITY : (Tc)0 - (Tc)x) : (none ? (Tc)INFINITY : (Tc)x);
+  } else if constexpr (mp_traits<Tc>::is_float) {
+    d = NEG ? (Tc)0 - (Tc)x : (Tc)x; /* 0 - x: +0 for a zero length, -Inf for no path */
+  } else if constexpr (!mp_traits<T>::is_float) {
+    if (!NEG) d = (Tc)x;
+    else if (x >= ap_no_path<Tc, T>()) d = tr::lowest(), nx = 0;
+    else d = (Tc)(-(long long)x);
+  } else if (!NEG) {
     if (x >= (double)tr::empty()) d = tr::empty(), nx = 0;
     else if (x <= (double)tr::lowest()) d = tr::lowest();
     else d = (Tc)x;
+  } else { /* max.+: a length no longer than intmin is none; beyond intmax saturates */
+    if (-x <= (double)tr::lowest()) d = tr::lowest(), nx = 0;
+    else if (-x >= (double)tr::empty()) d = tr::empty();
+    else d = (Tc)-x;
   }
   D[idx] = d;
   if (P) P[idx] = nx;
@@ -168,11 +193,11 @@ struct ap_scratch {
 
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
  * work type's values are the class's as they lie, else allocated; W converted into them. */
-template <class Tc, class T>
+template <class Tc, class T, bool NEG>
 static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
                          ap_matrix<T> *slabs, bool &in_place) {
   const size_t n = a->n, np = round_up(n, AP_BLOCK);
-  in_place = np == n && sizeof(T) == sizeof(Tc) &&
+  in_place = !NEG && np == n && sizeof(T) == sizeof(Tc) &&
              (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float;
   for (int i = 0; i < count; i++) {
     const ck_apsp_part &p = parts[i];
@@ -181,7 +206,7 @@ static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, 
     CK_TRY(ck_device_use(p.dev));
     if (!m.X) CK_TRY(ck_dev_alloc((void **)&m.X, p.rows * np * sizeof(T)));
     if (a->P && !m.N) CK_TRY(ck_dev_alloc((void **)&m.N, p.rows * np * sizeof(int)));
-    ap_convert_in<Tc, T><<<grid_for(p.rows * np, MP_THREADS), MP_THREADS>>>(
+    ap_convert_in<Tc, T, NEG><<<grid_for(p.rows * np, MP_THREADS), MP_THREADS>>>(
         (const Tc *)p.W, n, m.X, m.N, np, p.r0, p.rows, ap_no_path<Tc, T>());
     CK_CUDA(cudaGetLastError(), "converting the weights");
   }
@@ -201,25 +226,33 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
+/* A cycle of the shortest-path problem through vertex (0-based) v, as the caller's problem names
+ * it: a negative cycle, or for max.+ (NEG) a positive one. */
+static ck_status ap_cycle_error(ck_apsp_args *a, bool neg, int v, bool diagonal) {
+  const char *sign = neg ? "positive" : "negative";
+  a->cycle_vertex = (size_t)v + 1;
+  const ck_status e = neg ? CK_ERR_POSCYCLE : CK_ERR_NEGCYCLE;
+  if (diagonal)
+    return ck_fail(e, "the graph has a %s cycle: vertex %zu has a %s weight to itself", sign,
+                   a->cycle_vertex, sign);
+  return ck_fail(e, "the graph has a %s cycle through vertex %zu", sign, a->cycle_vertex);
+}
+
 /* The whole device call for class Tc in work type T. */
-template <class Tc, class T>
+template <class Tc, class T, bool NEG>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
   ap_matrix<T> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
-  ck_status st = ap_load<Tc, T>(a, parts, count, sc, slabs, in_place);
+  ck_status st = ap_load<Tc, T, NEG>(a, parts, count, sc, slabs, in_place);
   if (st == CK_OK) st = ap_rounds<T>(slabs, count, a);
   int found = INT_MAX;
   if (st == CK_OK) st = ap_cycle(parts, count, sc, found);
-  if (st == CK_OK && found != INT_MAX) {
-    a->cycle_vertex = (size_t)found + 1;
-    st = ck_fail(CK_ERR_NEGCYCLE, "the graph has a negative cycle through vertex %zu",
-                 a->cycle_vertex);
-  }
+  if (st == CK_OK && found != INT_MAX) st = ap_cycle_error(a, NEG, found, false);
   for (int i = 0; st == CK_OK && !in_place && i < count; i++) {
     const size_t cols = parts[i].cols;
     st = ck_device_use(parts[i].dev);
     if (st != CK_OK) break;
-    ap_convert_out<T, Tc><<<grid_for(cols * a->n, MP_THREADS), MP_THREADS>>>(
+    ap_convert_out<T, Tc, NEG><<<grid_for(cols * a->n, MP_THREADS), MP_THREADS>>>(
         slabs[i].X, slabs[i].N, slabs[i].np, (Tc *)parts[i].D, parts[i].P, a->n, cols);
     st = ck_cuda_check(cudaDeviceSynchronize(), "converting shortest paths");
   }
@@ -233,7 +266,7 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
 }
 
 /* Every share's survey, put together. */
-template <class Tc>
+template <class Tc, bool NEG>
 static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                ap_scratch **sc, ap_facts &f) {
   const ap_scratch init = {{0, 0, INT_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX};
@@ -244,8 +277,8 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
     CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch)));
     CK_CUDA(cudaMemcpy(sc[i], &init, sizeof init, cudaMemcpyHostToDevice), "clearing the survey");
     const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(cols * a->n, MP_THREADS);
-    ap_survey<Tc><<<(need < most ? need : most), MP_THREADS>>>((const Tc *)parts[i].W, a->n,
-                                                               parts[i].r0, cols, &sc[i]->f);
+    ap_survey<Tc, NEG><<<(need < most ? need : most), MP_THREADS>>>((const Tc *)parts[i].W, a->n,
+                                                                    parts[i].r0, cols, &sc[i]->f);
   }
   for (int i = 0; i < count; i++) {
     ap_facts g;
@@ -259,35 +292,35 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
   return CK_OK;
 }
 
-template <class Tc>
+template <class Tc, bool NEG>
 static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
   ap_facts f;
-  CK_TRY(ap_survey_all<Tc>(a, parts, count, sc, f));
+  CK_TRY((ap_survey_all<Tc, NEG>(a, parts, count, sc, f)));
   if (f.nan || f.neginf)
-    return ck_fail(CK_ERR_INVALID, "edge weights must not be NaN or -Inf (no edge is +Inf)");
-  if (f.negdiag != INT_MAX) {
-    a->cycle_vertex = (size_t)f.negdiag + 1;
-    return ck_fail(CK_ERR_NEGCYCLE,
-                   "the graph has a negative cycle: vertex %zu has a negative weight to itself",
-                   a->cycle_vertex);
-  }
+    return ck_fail(CK_ERR_INVALID, NEG ? "edge weights must not be NaN or +Inf (no edge is -Inf)"
+                                       : "edge weights must not be NaN or -Inf (no edge is +Inf)");
+  if (f.negdiag != INT_MAX) return ap_cycle_error(a, NEG, f.negdiag, true);
+  /* max.+ on integers in double: the integer work types' "no path" is the class's intmax, which
+   * in -W is the weight -intmax, a path (max.+'s none is intmin) */
   const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, a->plan->narrow)
+                       : NEG                   ? AP_DOUBLE
                                                : ap_pick_form(a->t, f);
   a->plan->work /* found: the work type */ = form == AP_U32      ? CK_UINT32
                                              : form == AP_U16    ? CK_UINT16
                                              : form == AP_DOUBLE ? CK_DOUBLE
                                                                  : a->t;
-  if (form == AP_U32) return ap_run<Tc, uint32_t>(a, parts, count, sc);
-  if (form == AP_U16) return ap_run<Tc, uint16_t>(a, parts, count, sc);
-  if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc>(a, parts, count, sc);
-  else return ap_run<Tc, double>(a, parts, count, sc);
+  if (form == AP_U32) return ap_run<Tc, uint32_t, NEG>(a, parts, count, sc);
+  if (form == AP_U16) return ap_run<Tc, uint16_t, NEG>(a, parts, count, sc);
+  if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc, NEG>(a, parts, count, sc);
+  else return ap_run<Tc, double, NEG>(a, parts, count, sc);
 }
 
 template <class Tc>
 static ck_status ap_class_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count) {
   ap_scratch *sc[CK_SPREAD_WORKERS] = {};
   const int back = ck_device_current();
-  ck_status st = ap_class<Tc>(a, parts, count, sc);
+  ck_status st = a->semiring == CK_SR_MAX_PLUS ? ap_class<Tc, true>(a, parts, count, sc)
+                                               : ap_class<Tc, false>(a, parts, count, sc);
   for (int i = 0; i < count; i++) ck_dev_free(sc[i]);
   if (back >= 0) ck_device_use(back);
   return st;
@@ -306,6 +339,9 @@ extern "C" ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, i
     return ck_fail(CK_ERR_INVALID,
                    "shortest paths take double, single and integers up to 32 bits, not %s",
                    ck_dtype_name(a->t));
+  if (a->semiring != CK_SR_MIN_PLUS && a->semiring != CK_SR_MAX_PLUS)
+    return ck_fail(CK_ERR_INVALID, "the GPU's path rounds take min.+ and max.+, not %s",
+                   ck_plan_semiring_name((int)a->semiring));
   return ck_with_class<CK_PRODUCT_CLASSES>(a->t, CK_ERR_INVALID, [&](auto c) {
     return ap_class_parts<typename decltype(c)::type>(a, parts, count);
   });

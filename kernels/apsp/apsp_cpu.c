@@ -1,9 +1,11 @@
-/* CPU reference for all-pairs shortest paths: plain Floyd-Warshall with the predecessor matrix,
+/* CPU reference for all-pairs paths: plain Floyd-Warshall with the predecessor matrix,
  * independent of the GPU's blocked algorithm (the tests compare the two), and the "cpu" kernel
  * of gpu_apsp on machines without a GPU. Column-major as Octave stores W: round k updates every
  * column j from D(k, j) and column k, in parallel over columns. Column k and row k do not change
- * in round k (D(k, k) = 0), so the columns are independent.
- * Floating point adds in the class of W; integers in 64 bits, exactly, saturated at the end. */
+ * in round k (D(k, k) is the empty path, MUL's identity), so the columns are independent.
+ * Generic in the semiring (its add and multiply: cpu_semiring.h) and instantiated for every
+ * semiring but or.and and every class it takes (ck_tables.h). Floating point computes in the
+ * class of W; integers in 64 bits, exactly, saturated at the end. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,168 +17,178 @@
 /* Rounds between looks at the caller's Ctrl-C. */
 #define CANCEL_EVERY 16
 
-/* The semiring the reference runs, by its add's and multiply's forms (cpu_semiring.h): shortest
- * paths take min.+ (ck_plan_apsp refuses the others). */
-#define BETTER CK_CPU_BETTER_MIN
-#define TIMES CK_CPU_MUL_PLUS
-#define EMPTY CK_CPU_EMPTY_MIN
-#define ONE CK_CPU_ONE_PLUS
+/* What each semiring's paths are called, the weights it refuses, and its unbounded paths (a
+ * diagonal better than the empty path) with their error. */
+typedef struct {
+  const char *paths, *refused, *cycle, *self;
+  ck_status unbounded;
+} kind;
+static const kind kinds[CK_NUM_SEMIRINGS] = {
+    [CK_SR_MIN_PLUS] = {"shortest", "NaN or -Inf (no edge is +Inf)", "negative cycle",
+                        "negative weight", CK_ERR_NEGCYCLE},
+    [CK_SR_MAX_PLUS] = {"longest", "NaN or +Inf (no edge is -Inf)", "positive cycle",
+                        "positive weight", CK_ERR_POSCYCLE},
+    [CK_SR_MAX_MIN] = {"widest", "NaN (no edge is -Inf)", "", "", CK_OK},
+    [CK_SR_MIN_MAX] = {"minimax", "NaN (no edge is +Inf)", "", "", CK_OK},
+    [CK_SR_MAX_TIMES] = {"most reliable", "NaN or negative (no edge is 0 or -Inf)",
+                         "cycle whose product exceeds 1", "weight above 1", CK_ERR_POSCYCLE},
+};
 
-/* One round of Floyd-Warshall through vertex k, with the predecessors when P; NONE: no path (the
- * add's identity, checked where combining with it could make a better path: integers with
- * negative weights). */
-#define FW_ROUND(NAME, T)                                          \
-  static void NAME(T *D, int32_t *P, size_t n, size_t k, T NONE) { \
-    const T *dk = D + k * n; /* column k: D(i, k) */               \
-    _Pragma("omp parallel for schedule(static)")                   \
-    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {              \
-      const size_t j = (size_t)jj;                                 \
-      const T dkj = D[k + j * n];                                  \
-      if (!BETTER(dkj, NONE)) continue;                            \
-      T *dj = D + j * n;                                           \
-      int32_t *pj = P ? P + j * n : NULL;                          \
-      const int32_t pkj = P ? pj[k] : 0;                           \
-      for (size_t i = 0; i < n; i++) {                             \
-        if (!BETTER(dk[i], NONE)) continue;                        \
-        const T s = TIMES(dk[i], dkj);                             \
-        if (BETTER(s, dj[i])) {                                    \
-          dj[i] = s;                                               \
-          if (pj) pj[i] = pkj;                                     \
-        }                                                          \
-      }                                                            \
-    }                                                              \
-  }
-FW_ROUND(fw_round_f, float)
-FW_ROUND(fw_round_d, double)
-FW_ROUND(fw_round_i, int64_t)
-
-/* An integer class's bounds, and element idx of an array of it: a case for each integer class
- * the products take (ck_tables.h). */
-#define INT_CASE_(a, E, T, N, B, F, P, L, MX) CK_IF_##P(CK_IF_NOT_##F(case E : a(T)))
-#define BOUNDS_(T)                                          \
-  *lo = (int64_t)CK_CPU_LO(T), *hi = (int64_t)CK_CPU_HI(T); \
-  return;
-#define LOAD_(T) return ((const T *)W)[idx];
-#define STORE_(T)       \
-  ((T *)D)[idx] = (T)v; \
-  return;
-
-static void int_bounds(ck_dtype t, int64_t *lo, int64_t *hi) {
-  switch (t) {
-    CK_CLASS_TABLE(INT_CASE_, BOUNDS_)
-  default: *lo = *hi = 0;
-  }
+/* A path through vertex i (0-based) better than any bound: a cycle better than the empty path,
+ * or (self) a weight to itself better than it. */
+static ck_status unbounded(ck_apsp_args *a, ck_semiring s, size_t i, int self) {
+  const kind *k = &kinds[s];
+  a->cycle_vertex = i + 1;
+  if (self)
+    return ck_fail(k->unbounded, "the graph has a %s: vertex %zu has a %s to itself", k->cycle,
+                   i + 1, k->self);
+  return ck_fail(k->unbounded, "the graph has a %s through vertex %zu", k->cycle, i + 1);
 }
 
-static int64_t int_load(ck_dtype t, const void *W, size_t idx) {
-  switch (t) {
-    CK_CLASS_TABLE(INT_CASE_, LOAD_)
-  default: return 0;
-  }
-}
+/* Weights refused besides NaN, by the multiply: a sum through the infinity opposite "no edge"
+ * would be unbounded (or NaN where it meets the other); products are of weights >= 0, where -Inf
+ * is taken for "no edge". */
+#define REFUSED_PLUS(v, none) ((v) == -(none))
+#define REFUSED_MIN(v, none) 0
+#define REFUSED_MAX(v, none) 0
+#define REFUSED_TIMES(v, none) ((v) < 0 && !isinf(v))
+/* "No path" from ADD's identity e: max.*'s paths weigh >= 0, where max's identity is 0 (the
+ * output's "no path" too). */
+#define NOPATH_PLUS(e) (e)
+#define NOPATH_MIN(e) (e)
+#define NOPATH_MAX(e) (e)
+#define NOPATH_TIMES(e) 0
+/* By the class's floating column: the type the rounds work in, its bounds, and "no path" in the
+ * rounds (integers: beyond every sum of n - 1 weights of 32 bits). */
+#define WORK_1(T) T
+#define WORK_0(T) int64_t
+#define LO_1(T) (-(T)INFINITY)
+#define LO_0(T) CK_CPU_LO(T)
+#define HI_1(T) ((T)INFINITY)
+#define HI_0(T) CK_CPU_HI(T)
+#define NONE_1(ADD, noedge) (noedge)
+#define NONE_0(ADD, noedge) CK_CPU_EMPTY_##ADD(-INT64_MAX / 4, INT64_MAX / 4)
 
-static void int_store(ck_dtype t, void *D, size_t idx, int64_t v) {
-  switch (t) {
-    CK_CLASS_TABLE(INT_CASE_, STORE_)
-  default: return;
+/* One round of Floyd-Warshall through vertex k, with the predecessors when P; NONE: no path,
+ * never combined (for integers it is a number, and a sum with it could look like a path). */
+#define FW_ROUND(NAME, WT, ADD, MUL)                                 \
+  static void NAME(WT *D, int32_t *P, size_t n, size_t k, WT NONE) { \
+    const WT *dk = D + k * n; /* column k: D(i, k) */                \
+    _Pragma("omp parallel for schedule(static)")                     \
+    for (ptrdiff_t jj = 0; jj < (ptrdiff_t)n; jj++) {                \
+      const size_t j = (size_t)jj;                                   \
+      const WT dkj = D[k + j * n];                                   \
+      if (!CK_CPU_BETTER_##ADD(dkj, NONE)) continue;                 \
+      WT *dj = D + j * n;                                            \
+      int32_t *pj = P ? P + j * n : NULL;                            \
+      const int32_t pkj = P ? pj[k] : 0;                             \
+      for (size_t i = 0; i < n; i++) {                               \
+        if (!CK_CPU_BETTER_##ADD(dk[i], NONE)) continue;             \
+        const WT s = CK_CPU_MUL_##MUL(dk[i], dkj);                   \
+        if (CK_CPU_BETTER_##ADD(s, dj[i])) {                         \
+          dj[i] = s;                                                 \
+          if (pj) pj[i] = pkj;                                       \
+        }                                                            \
+      }                                                              \
+    }                                                                \
   }
-}
 
-/* The rounds, stopping at an unbounded path (a diagonal better than the empty path: for min.+ a
- * negative cycle) or when the caller cancels. */
-#define FW_ALL(NAME, T, ROUND)                                                                 \
-  static ck_status NAME(ck_apsp_args *a, T *D, T INF) {                                        \
+/* The rounds, stopping at an unbounded path (a diagonal better than the empty path ONE: for
+ * min.+ a negative cycle) or when the caller cancels. */
+#define FW_ALL(NAME, WT, ADD, ROUND, SE)                                                       \
+  static ck_status NAME(ck_apsp_args *a, WT *D, WT NONE, WT ONE) {                             \
     const size_t n = a->n;                                                                     \
     for (size_t k = 0; k < n; k++) {                                                           \
       if (k % CANCEL_EVERY == 0 && a->cancelled && a->cancelled(a->ctx))                       \
-        return ck_fail(CK_ERR_INTERRUPTED,                                                     \
-                       "shortest paths (cpu): interrupted at vertex %zu of %zu", k, n);        \
-      ROUND(D, a->P, n, k, INF);                                                               \
+        return ck_fail(CK_ERR_INTERRUPTED, "%s paths (cpu): interrupted at vertex %zu of %zu", \
+                       kinds[SE].paths, k, n);                                                 \
+      ROUND(D, a->P, n, k, NONE);                                                              \
       for (size_t i = 0; i < n; i++)                                                           \
-        if (BETTER(D[i + i * n], (T)ONE)) {                                                    \
-          a->cycle_vertex = i + 1;                                                             \
-          return ck_fail(CK_ERR_NEGCYCLE, "the graph has a negative cycle through vertex %zu", \
-                         i + 1);                                                               \
-        }                                                                                      \
+        if (CK_CPU_BETTER_##ADD(D[i + i * n], ONE)) return unbounded(a, SE, i, 0);             \
       if (a->progress && k % 256 == 255) a->progress(a->ctx, k + 1, n);                        \
     }                                                                                          \
     return CK_OK;                                                                              \
   }
-FW_ALL(fw_all_f, float, fw_round_f)
-FW_ALL(fw_all_d, double, fw_round_d)
-FW_ALL(fw_all_i, int64_t, fw_round_i)
 
-/* D and P before the first round: W with the diagonal 0, no edge INF; P(i, j) = i where there is
- * an edge. NaN, -Inf and a negative diagonal are refused here. */
-static ck_status start(ck_apsp_args *a, void *work) {
-  const size_t n = a->n;
-  const ck_dtype t = a->t;
-  for (size_t j = 0; j < n; j++)
-    for (size_t i = 0; i < n; i++) {
-      const size_t idx = i + j * n;
-      int edge;
-      if (t == CK_SINGLE || t == CK_DOUBLE) {
-        double v = t == CK_SINGLE ? ((const float *)a->W)[idx] : ((const double *)a->W)[idx];
-        if (isnan(v) || (isinf(v) && v < 0))
-          return ck_fail(CK_ERR_INVALID, "edge weights must not be NaN or -Inf (no edge is +Inf)");
-        if (i == j && BETTER(v, (double)ONE)) {
-          a->cycle_vertex = i + 1;
-          return ck_fail(
-              CK_ERR_NEGCYCLE,
-              "the graph has a negative cycle: vertex %zu has a negative weight to itself", i + 1);
-        }
-        edge = i != j && BETTER(v, EMPTY(-INFINITY, INFINITY));
-        v = i == j ? ONE : v;
-        if (t == CK_SINGLE) ((float *)work)[idx] = (float)v;
-        else ((double *)work)[idx] = v;
-      } else {
-        int64_t lo, hi, v = int_load(t, a->W, idx);
-        int_bounds(t, &lo, &hi);
-        if (i == j && BETTER(v, (int64_t)ONE)) {
-          a->cycle_vertex = i + 1;
-          return ck_fail(
-              CK_ERR_NEGCYCLE,
-              "the graph has a negative cycle: vertex %zu has a negative weight to itself", i + 1);
-        }
-        edge = i != j && v != EMPTY(lo, hi);
-        ((int64_t *)work)[idx] = i == j ? ONE : edge ? v : EMPTY(-INT64_MAX / 4, INT64_MAX / 4);
-      }
-      if (a->P) a->P[idx] = edge ? (int32_t)(i + 1) : 0;
-    }
-  return CK_OK;
-}
+/* D and P before the first round: W with the diagonal ONE (W(i, i) added to it, which only an
+ * unbounded path changes), no edge NONE; P(i, j) = i where there is an edge. */
+#define FW_START(NAME, T, WT, ADD, MUL, SE)                                                 \
+  static ck_status NAME(ck_apsp_args *a, WT *work, WT NONE, WT NOEDGE, WT ONE) {            \
+    const size_t n = a->n;                                                                  \
+    for (size_t j = 0; j < n; j++)                                                          \
+      for (size_t i = 0; i < n; i++) {                                                      \
+        const size_t idx = i + j * n;                                                       \
+        const WT v = ((const T *)a->W)[idx];                                                \
+        if (v != v || REFUSED_##MUL(v, NONE))                                               \
+          return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", kinds[SE].refused); \
+        if (i == j && CK_CPU_BETTER_##ADD(v, ONE)) return unbounded(a, SE, i, 1);           \
+        const int edge = i != j && CK_CPU_BETTER_##ADD(v, NOEDGE);                          \
+        work[idx] = i == j ? ONE : edge ? v : NONE;                                         \
+        if (a->P) a->P[idx] = edge ? (int32_t)(i + 1) : 0;                                  \
+      }                                                                                     \
+    return CK_OK;                                                                           \
+  }
+
+/* The whole call for semiring SE on class T. Floating point works in D itself (it may be W:
+ * start reads each element before writing it); integers in their own matrix, then saturated:
+ * a value no better than the class's "no edge" is none, the others clamped to the class (sums
+ * pass it on either side). */
+#define FW_RUN(NAME, SE, ADD, MUL, T, F, START, ALL)                                          \
+  static ck_status NAME(ck_apsp_args *a) {                                                    \
+    typedef WORK_##F(T) WT;                                                                   \
+    const size_t n = a->n;                                                                    \
+    const WT lo = LO_##F(T), hi = HI_##F(T);                                                  \
+    const WT noedge = NOPATH_##MUL(CK_CPU_EMPTY_##ADD(lo, hi)), none = NONE_##F(ADD, noedge); \
+    WT *work = F ? (WT *)a->D : malloc(n * n * sizeof(WT));                                   \
+    if (!work)                                                                                \
+      return ck_fail(CK_ERR_OUTOFMEMORY, "%s paths (cpu): no host memory for n = %zu",        \
+                     kinds[SE].paths, n);                                                     \
+    ck_status s = START(a, work, none, noedge, (WT)CK_CPU_UNIT_##MUL(lo, hi));                \
+    if (s == CK_OK) s = ALL(a, work, none, (WT)CK_CPU_UNIT_##MUL(lo, hi));                    \
+    if (s == CK_OK && !F)                                                                     \
+      for (size_t idx = 0; idx < n * n; idx++) {                                              \
+        WT v = work[idx];                                                                     \
+        if (!CK_CPU_BETTER_##ADD(v, noedge)) {                                                \
+          v = noedge;                                                                         \
+          if (a->P) a->P[idx] = 0;                                                            \
+        }                                                                                     \
+        ((T *)a->D)[idx] = (T)(v < lo ? lo : v > hi ? hi : v);                                \
+      }                                                                                       \
+    if (!F) free(work);                                                                       \
+    return s;                                                                                 \
+  }
+
+#define FW_DEFINE_(SE, ADD, MUL, E, T, B, F)                     \
+  FW_ROUND(round_##SE##_##E, WORK_##F(T), ADD, MUL)              \
+  FW_ALL(all_##SE##_##E, WORK_##F(T), ADD, round_##SE##_##E, SE) \
+  FW_START(start_##SE##_##E, T, WORK_##F(T), ADD, MUL, SE)       \
+  FW_RUN(run_##SE##_##E, SE, ADD, MUL, T, F, start_##SE##_##E, all_##SE##_##E)
+CK_CPU_EACH_NUMERIC(FW_DEFINE_)
+
+typedef ck_status run_fn(ck_apsp_args *a);
+#define FW_ENTRY_(SE, ADD, MUL, E, T, B, F) [SE][E] = run_##SE##_##E,
+static run_fn *const runs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH_NUMERIC(FW_ENTRY_)};
 
 ck_status ck_apsp_cpu(ck_apsp_args *a) {
-  const size_t n = a->n;
+  const ck_semiring s = a->semiring;
   const ck_dtype t = a->t;
-  if ((int)t < 0 || t >= CK_INT64)
+  if ((unsigned)s >= CK_NUM_SEMIRINGS || s == CK_SR_OR_AND)
+    return ck_fail(CK_ERR_INVALID, "paths take min.+, max.+, max.min, min.max or max.*, not %s",
+                   ck_semiring_name(s));
+  const char *paths = kinds[s].paths, *name = ck_dtype_name(t);
+  if ((unsigned)t >= CK_INT64)
     return ck_fail(CK_ERR_INVALID,
-                   "shortest paths take double, single and integers up to 32 bits, not %s",
-                   ck_dtype_name(t));
-  if (n == 0) return CK_OK;
-  const int is_int = t != CK_SINGLE && t != CK_DOUBLE;
-  /* floating point works in D itself (it may be W: start reads each element before writing it) */
-  void *work = is_int ? malloc(n * n * sizeof(int64_t)) : a->D;
-  if (!work)
-    return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths (cpu): no host memory for n = %zu", n);
-  ck_status s = start(a, work);
-  if (s == CK_OK) {
-    if (t == CK_SINGLE) s = fw_all_f(a, (float *)work, EMPTY(-INFINITY, INFINITY));
-    else if (t == CK_DOUBLE) s = fw_all_d(a, (double *)work, EMPTY(-INFINITY, INFINITY));
-    else s = fw_all_i(a, (int64_t *)work, EMPTY(-INT64_MAX / 4, INT64_MAX / 4));
-  }
-  if (s == CK_OK && is_int) /* saturate: a length no better than the class's "no edge" is none */
-    for (size_t idx = 0; idx < n * n; idx++) {
-      int64_t lo, hi, v = ((int64_t *)work)[idx];
-      int_bounds(t, &lo, &hi);
-      if (!BETTER(v, EMPTY(lo, hi))) {
-        v = EMPTY(lo, hi);
-        if (a->P) a->P[idx] = 0;
-      } else if (v < lo) {
-        v = lo;
-      }
-      int_store(t, a->D, idx, v);
-    }
-  if (is_int) free(work);
-  return s;
+                   "%s paths take double, single and integers up to 32 bits, not %s", paths, name);
+  if (!runs[s][t]) /* max.* */
+    return ck_fail(CK_ERR_INVALID,
+                   "%s paths (%s) take double and single, not %s: an integer product saturates "
+                   "after a few factors",
+                   paths, ck_semiring_name(s), name);
+  if (s == CK_SR_MAX_PLUS && (t == CK_UINT8 || t == CK_UINT16 || t == CK_UINT32))
+    return ck_fail(CK_ERR_INVALID,
+                   "longest paths (max.+) take signed classes: in %s \"no edge\" would be intmin, "
+                   "0, a weight like any other",
+                   name);
+  if (a->n == 0) return CK_OK;
+  return runs[s][t](a);
 }

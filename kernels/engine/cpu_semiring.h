@@ -11,7 +11,9 @@
  *                               (floating point: -Inf to Inf): the result of k = 0, "no path"
  *   CK_CPU_MUL_<MUL>(a, b)      the multiply of two terms (integers: in a wide type that holds it
  *                               exactly; the references saturate it to the class after)
- *   CK_CPU_ONE_<MUL>            the multiply's identity: the empty path */
+ *   CK_CPU_ONE_<MUL>            the multiply's identity: the empty path
+ *   CK_CPU_UNIT_<MUL>(LO, HI)   the same in a class whose values run from LO to HI (floating
+ *                               point: -Inf to Inf), for every multiply: min's is HI, max's LO */
 #ifndef CK_CPU_SEMIRING_H
 #define CK_CPU_SEMIRING_H
 
@@ -29,6 +31,10 @@
 #define CK_CPU_MUL_MIN(a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
 #define CK_CPU_MUL_MAX(a, b) ((b) > (a) || (a) != (a) ? (b) : (a))
 #define CK_CPU_MUL_TIMES(a, b) ((a) * (b))
+#define CK_CPU_UNIT_PLUS(LO, HI) 0
+#define CK_CPU_UNIT_MIN(LO, HI) (HI)
+#define CK_CPU_UNIT_MAX(LO, HI) (LO)
+#define CK_CPU_UNIT_TIMES(LO, HI) 1
 
 /* An integer class T's bounds, and a wide type for its terms (by its size B in bytes). */
 #define CK_CPU_SIGNED(T) (!((T) ~(T)0 > 0)) /* all ones is -1: a test no compiler warns of */
@@ -52,5 +58,13 @@
 #define CK_CPU_SEMIRING_(X, SE, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) \
   CK_CLASS_TABLE(CK_CPU_CLASS_, (X, SE, ADD, MUL, CLASSES))
 #define CK_CPU_EACH(X) CK_SEMIRING_TABLE(CK_CPU_SEMIRING_, X)
+
+/* CK_CPU_EACH_NUMERIC(X): the same without logical, the class of or.and alone: the semirings
+ * whose weights are numbers (the all-pairs paths). */
+#define CK_CPU_NUMERIC_(x, E, T, N, B, F, P, L, MX) \
+  CK_IF_##P(CK_CPU_CLASS_(x, E, T, N, B, F, P, L, MX))
+#define CK_CPU_SEMIRING_NUMERIC_(X, SE, TYPE, NAME, ALIAS, CLASSES, ADD, MUL) \
+  CK_CLASS_TABLE(CK_CPU_NUMERIC_, (X, SE, ADD, MUL, CLASSES))
+#define CK_CPU_EACH_NUMERIC(X) CK_SEMIRING_TABLE(CK_CPU_SEMIRING_NUMERIC_, X)
 
 #endif

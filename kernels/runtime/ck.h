@@ -23,6 +23,7 @@ typedef enum {
   CK_ERR_CUDA,        /* any other CUDA failure (launch, copy, sticky error) */
   CK_ERR_STALE,       /* a device array that no longer exists (freed, or the device was reset) */
   CK_ERR_NEGCYCLE,    /* shortest paths: the graph has a negative cycle */
+  CK_ERR_POSCYCLE,    /* longest (max.+) or most reliable (max.*) paths: an unbounded cycle */
   CK_ERR_INTERRUPTED  /* the caller asked to stop (Ctrl-C) */
 } ck_status;
 
@@ -192,7 +193,13 @@ ck_status ck_minplus_time(const ck_product *p, int witness, const ck_timing *tm)
  * (CK_ERR_INVALID); a negative cycle gives CK_ERR_NEGCYCLE with one of its vertices.
  * Floating-point lengths are sums in W's class along the path, in the order each method adds
  * them. With P the GPU follows plain Floyd-Warshall's order, and D and P equal the CPU
- * reference's bit for bit; D alone may differ from it in the last bits where sums round. */
+ * reference's bit for bit; D alone may differ from it in the last bits where sums round.
+ * Other semirings (a->semiring): the same with ADD and MUL in place of min and +. No edge is
+ * ADD's identity (-Inf or intmin for max; 0 or -Inf for max.*, whose weights must not be
+ * negative), the diagonal MUL's identity combined with W(i,i) by ADD, and a cycle better than
+ * the empty path is CK_ERR_POSCYCLE (max.+: positive; max.*: a product above 1). max.+ refuses
+ * +Inf and the unsigned classes, max.* the integer classes. The GPU takes min.+ and max.+ (the
+ * latter as min.+ on -W: apsp.cu); the CPU reference takes every one but or.and. */
 typedef enum { CK_APSP_GPU = 0, CK_APSP_CPU } ck_apsp_kernel;
 
 typedef struct {
@@ -211,9 +218,9 @@ typedef struct {
   /* The GPU part: the devices that share the rows of the work (NULL or count 0: the planner's
    * default, every device from 8192 vertices on). */
   const ck_devices *devices;
-  size_t cycle_vertex;  /* out: with CK_ERR_NEGCYCLE, a vertex (1-based) on a negative cycle */
+  size_t cycle_vertex;  /* out: with CK_ERR_NEGCYCLE or _POSCYCLE, a vertex (1-based) on it */
   ck_plan *plan;        /* the call's plan (ck_apsp_call); NULL: the entry point plans itself */
-  ck_semiring semiring; /* 0: min.+, the one the rounds take today */
+  ck_semiring semiring; /* 0: min.+ */
 } ck_apsp_args;
 
 /* Host arrays in and out; the CPU kernel runs here without a GPU. */

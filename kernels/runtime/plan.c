@@ -326,6 +326,29 @@ ck_status ck_apsp_check_class(ck_dtype t) {
                  ck_dtype_name(t));
 }
 
+/* The path problems the semiring and class pose (ck.h: the contract): or.and is not one (its
+ * closure is gpu_closure's); max.* takes the classes of its product; max.+ on an unsigned class
+ * would have no value below every weight to mean "no edge". The GPU rounds take min.+, and max.+
+ * as min.+ on -W (apsp.cu); the others run on the CPU reference. */
+static ck_status check_apsp_semiring(ck_semiring s, ck_dtype t, int kernel) {
+  const char *name = ck_plan_semiring_name((int)s);
+  if (s == CK_SR_OR_AND)
+    return ck_fail(CK_ERR_INVALID, "paths take min.+, max.+, max.min, min.max or max.*, not %s",
+                   name);
+  CK_TRY(ck_semiring_check(s, t));
+  CK_TRY(ck_apsp_check_class(t));
+  if (s == CK_SR_MAX_PLUS && (t == CK_UINT8 || t == CK_UINT16 || t == CK_UINT32))
+    return ck_fail(CK_ERR_INVALID,
+                   "longest paths (max.+) take signed classes: in %s no value lies below every "
+                   "weight to mean \"no edge\"",
+                   ck_dtype_name(t));
+  if (kernel == CK_APSP_GPU && s != CK_SR_MIN_PLUS && s != CK_SR_MAX_PLUS)
+    return ck_fail(CK_ERR_INVALID,
+                   "paths over %s run on the \"cpu\" kernel; the GPU rounds take min.+ and max.+",
+                   name);
+  return CK_OK;
+}
+
 ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   const ck_call c = {(int)a->semiring,
                      where,
@@ -334,10 +357,7 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
                      a->devices,
                      a->P != NULL};
   describe(&c, CK_OP_APSP, pl);
-  if (a->semiring != CK_SR_MIN_PLUS)
-    return ck_fail(CK_ERR_INVALID, "shortest paths take the semiring min.+, not %s",
-                   ck_plan_semiring_name((int)a->semiring));
-  CK_TRY(ck_apsp_check_class(a->t));
+  CK_TRY(check_apsp_semiring(a->semiring, a->t, a->kernel));
   if (a->kernel == CK_APSP_CPU) {
     CK_TRY(check_cpu_kernel(where, a->devices));
     pl->move = CK_MOVE_CPU;

@@ -1,0 +1,245 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## gpu_apsp's other path problems ("semiring"): longest (max.+), widest
+## (max.min), minimax (min.max) and most reliable (max.*) paths.  The "cpu"
+## kernel against Octave's own plain Floyd-Warshall over each semiring (D and
+## P, integer lengths exact and saturated at the end), every path walked
+## through P against D, the no-edge and diagonal rules, the errors; the GPU's
+## max.+ (shortest paths on -W) against the cpu kernel bit for bit, in every
+## signed class, over several rounds, on gpu_arrays and two shares.  Weights
+## are integers (or powers of two for max.*), so every length is exact.  Run by
+## tests/run_tests.m.
+
+%!function [add_better, mul, none, one] = rules (sr)
+%!  switch (sr)
+%!    case "min.+",   add_better = @(s, d) s < d; mul = @plus;  none = Inf;  one = 0;
+%!    case "max.+",   add_better = @(s, d) s > d; mul = @plus;  none = -Inf; one = 0;
+%!    case "max.min", add_better = @(s, d) s > d; mul = @min;   none = -Inf; one = Inf;
+%!    case "min.max", add_better = @(s, d) s < d; mul = @max;   none = Inf;  one = -Inf;
+%!    case "max.*",   add_better = @(s, d) s > d; mul = @times; none = 0;    one = 1;
+%!  endswitch
+%!endfunction
+
+%!function [D, P] = ref_fw (W, sr)
+%!  ## plain Floyd-Warshall in double (exact here), strict improvements in k order
+%!  [better, mul, none, one] = rules (sr);
+%!  n = rows (W); cls = class (W);
+%!  D = double (W);
+%!  if (isinteger (W))
+%!    D(W == no_edge (cls, sr)) = none;
+%!  elseif (strcmp (sr, "max.*"))
+%!    D(D == -Inf) = 0;
+%!  endif
+%!  P = zeros (n, "int32");
+%!  [i, ~] = find (D != none);
+%!  P(D != none) = i;
+%!  d = logical (eye (n));
+%!  D(d) = one;
+%!  P(d) = 0;
+%!  for k = 1:n
+%!    S = mul (D(:, k), D(k, :));
+%!    upd = better (S, D) & (D(:, k) != none) & (D(k, :) != none);
+%!    Pk = repmat (P(k, :), n, 1);
+%!    D(upd) = S(upd);
+%!    P(upd) = Pk(upd);
+%!  endfor
+%!  if (isinteger (W))   # exact, saturated at the end; no better than "no edge" is none
+%!    lo = double (intmin (cls)); hi = double (intmax (cls));
+%!    gone = ! better (D, double (no_edge (cls, sr)));
+%!    P(gone & ! d) = 0;
+%!    D = cast (min (max (D, lo), hi), cls);
+%!  else
+%!    D = cast (D, cls);
+%!  endif
+%!endfunction
+
+%!function v = no_edge (cls, sr)
+%!  ## the ADD's identity in the class: what W holds where there is no edge
+%!  [better, mul, none] = rules (sr);
+%!  if (any (strcmp (cls, {"double", "single"})))
+%!    v = none;
+%!  elseif (none == Inf)
+%!    v = intmax (cls);
+%!  else
+%!    v = intmin (cls);
+%!  endif
+%!endfunction
+
+%!function W = graph (n, cls, sr, density)
+%!  ## random integer weights (powers of two for max.*), so every length is exact;
+%!  ## for max.+ a DAG, with no positive cycle
+%!  [better, mul, none] = rules (sr);
+%!  switch (sr)
+%!    case "max.+", W = randi ([-20 20], n); W(tril (true (n))) = none;   # a DAG
+%!    case "max.*", W = 2 .^ -randi ([0 6], n);
+%!    otherwise,    W = randi ([-50 50], n);
+%!  endswitch
+%!  W(rand (n) > density) = none;
+%!  if (strcmp (sr, "max.+") && n > 1)
+%!    p = randperm (n); W = W(p, p);   # no longer upper triangular, still acyclic
+%!  endif
+%!  if (isinteger (zeros (1, cls)))
+%!    X = cast (W, cls); X(W == none) = no_edge (cls, sr); W = X;
+%!  else
+%!    W = cast (W, cls);
+%!  endif
+%!endfunction
+
+%!function check_walks (W, D, P, sr)
+%!  ## every path walked back through P has the value D has (exact weights)
+%!  [better, mul, none, one] = rules (sr);
+%!  n = rows (W); Wd = double (W); Dd = double (D);
+%!  for q = 1:min (n * n, 60)
+%!    s = randi (n); t = randi (n);
+%!    if (P(s, t) == 0)
+%!      continue;
+%!    endif
+%!    v = one; j = t; steps = 0;
+%!    while (j != s || steps == 0)
+%!      i = double (P(s, j));
+%!      v = mul (Wd(i, j), v);
+%!      j = i; steps += 1;
+%!      assert (steps <= n, "a walk through P does not end");
+%!    endwhile
+%!    assert (v == Dd(s, t), sprintf ("%s: path %d -> %d walks to %g, D has %g", sr, s, t, v, Dd(s, t)));
+%!  endfor
+%!endfunction
+
+%!test
+%! ## the cpu kernel against Octave's plain Floyd-Warshall, every semiring and class
+%! rand ("seed", 7); randn ("seed", 7);
+%! for sr = {"max.+", "max.min", "min.max", "max.*", "min.+"}
+%!   classes = {"double", "single", "int8", "int16", "int32", "uint8", "uint16", "uint32"};
+%!   if (strcmp (sr{1}, "max.*"))
+%!     classes = {"double", "single"};
+%!   elseif (strcmp (sr{1}, "max.+"))
+%!     classes = {"double", "single", "int8", "int16", "int32"};
+%!   elseif (strcmp (sr{1}, "min.+"))
+%!     classes = {"double", "int16"};
+%!   endif
+%!   for c = classes
+%!     for n = [1 2 7 31 40]
+%!       if (strcmp (sr{1}, "min.+") || any (strcmp (c{1}, {"uint8", "uint16", "uint32"})))
+%!         W = abs (graph (n, "double", "min.max", 0.3));   # nonnegative, Inf no edge
+%!         W = cast (W, c{1}); W(isinf (double (W))) = no_edge (c{1}, sr{1});
+%!       else
+%!         W = graph (n, c{1}, sr{1}, 0.3);
+%!       endif
+%!       [D, P] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!       [R, RP] = ref_fw (W, sr{1});
+%!       what = sprintf ("%s %s n = %d", sr{1}, c{1}, n);
+%!       assert (strcmp (class (D), c{1}), [what ": class"]);
+%!       assert (isequal (D, R), [what ": D differs"]);
+%!       assert (isequal (P, RP), [what ": P differs"]);
+%!       assert (isequal (gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu"), D), what);
+%!       if (! isinteger (W))
+%!         check_walks (W, D, P, sr{1});
+%!       endif
+%!     endfor
+%!   endfor
+%! endfor
+
+%!test
+%! ## the rules: no edge, the diagonal, sparse input, spellings, saturation
+%! W = [0 5 -Inf; -Inf 0 3; 2 -Inf 7];
+%! [D, P] = gpu_apsp (W, "semiring", "max.min", "kernel", "cpu");
+%! assert (D, [Inf 5 3; 2 Inf 3; 2 2 Inf]);
+%! assert (P, int32 ([0 1 2; 3 0 2; 3 1 0]));
+%! D = gpu_apsp (-W, "semiring", "min.max", "kernel", "cpu");
+%! assert (D, -[Inf 5 3; 2 Inf 3; 2 2 Inf]);
+%! S = sparse ([1 2 3], [2 3 1], [5 3 2], 3, 3);   # stored entries are edges
+%! assert (gpu_apsp (S, "semiring", "max.min", "kernel", "cpu"), [Inf 5 3; 2 Inf 3; 2 2 Inf]);
+%! S = sparse ([1 2 3], [2 3 1], [0.5 0.5 0.25], 3, 3);
+%! assert (gpu_apsp (S, "semiring", "max.times", "kernel", "cpu"),
+%!         [1 0.5 0.25; 0.125 1 0.5; 0.25 0.125 1]);
+%! assert (gpu_apsp ([0 0.5; 0.25 0], "semiring", "MAX.*", "kernel", "cpu"), [1 0.5; 0.25 1]);
+%! assert (gpu_apsp ([0 -Inf; 0.5 0.75], "semiring", "max.*", "kernel", "cpu"), [1 0; 0.5 1]);
+%! [D, P] = gpu_apsp (int8 ([0 100 -128; -128 0 100; -128 -128 0]), "semiring", "max.+",
+%!                    "kernel", "cpu");
+%! assert (D, int8 ([0 100 127; -128 0 100; -128 -128 0]));   # 200 saturates
+%! assert (P, int32 ([0 1 2; 0 0 2; 0 0 0]));
+%! assert (gpu_apsp ([-3 1; -Inf -3], "semiring", "max.+", "kernel", "cpu"), [0 1; -Inf 0]);
+%! assert (gpu_apsp (zeros (0), "semiring", "max.min", "kernel", "cpu"), zeros (0));
+
+%!function expect_error (f, id, pattern)
+%!  try
+%!    f ();
+%!    error ("no error");
+%!  catch err
+%!    assert (err.identifier, id);
+%!    assert (! isempty (regexp (err.message, pattern, "once")), err.message);
+%!  end_try_catch
+%!endfunction
+
+%!test
+%! ## errors: unbounded cycles name a vertex; invalid weights and classes
+%! pos = "cudakernels:positivecycle";
+%! expect_error (@() gpu_apsp ([0 1 -Inf; -Inf 0 2; -1 -Inf 0], "semiring", "max.+",
+%!                             "kernel", "cpu"), pos, "positive cycle through vertex");
+%! expect_error (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*", "kernel", "cpu"), pos,
+%!               "vertex 2");
+%! expect_error (@() gpu_apsp ([0 2; 0.75 0], "semiring", "max.*", "kernel", "cpu"), pos,
+%!               "product exceeds 1");
+
+%!error <positive cycle> gpu_apsp ([2 -Inf; -Inf 0], "semiring", "max.+", "kernel", "cpu")
+%!error id=cudakernels:invalidinput gpu_apsp ([0 -0.5; 1 0], "semiring", "max.*", "kernel", "cpu")
+%!error id=cudakernels:invalidinput gpu_apsp ([0 Inf; 1 0], "semiring", "max.+", "kernel", "cpu")
+%!error id=cudakernels:invalidinput gpu_apsp ([0 NaN; 1 0], "semiring", "max.min", "kernel", "cpu")
+%!error <signed classes> gpu_apsp (uint8 ([0 1; 1 0]), "semiring", "max.+", "kernel", "cpu")
+%!error <max.\*> gpu_apsp (int8 ([0 1; 1 0]), "semiring", "max.*", "kernel", "cpu")
+%!error <not or.and> gpu_apsp ([0 1; 1 0], "semiring", "or.and", "kernel", "cpu")
+%!error <unknown semiring "min.min"> gpu_apsp ([0 1; 1 0], "semiring", "min.min")
+
+%!testif ; gpu_available ()
+%! ## on the GPU: max.min, min.max and max.* are refused, leaving nothing behind
+%! for sr = {"max.min", "min.max", "max.*"}
+%!   expect_error (@() gpu_apsp ([0 1; 1 0], "semiring", sr{1}), "cudakernels:invalidinput",
+%!                 "\"cpu\" kernel");
+%! endfor
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## the GPU's max.+ (shortest paths on -W) is the cpu kernel's, bit for bit
+%! rand ("seed", 11);
+%! for c = {"double", "single", "int8", "int16", "int32"}
+%!   for n = [1 2 31 257 300]
+%!     W = graph (n, c{1}, "max.+", 0.2);
+%!     [D, P] = gpu_apsp (W, "semiring", "max.+");
+%!     [R, RP] = gpu_apsp (W, "semiring", "max.+", "kernel", "cpu");
+%!     what = sprintf ("max.+ %s n = %d", c{1}, n);
+%!     assert (isequal (D, R), [what ": D differs"]);
+%!     assert (isequal (P, RP), [what ": P differs"]);
+%!     assert (isequal (gpu_apsp (W, "semiring", "max.+"), R), [what ": D alone differs"]);
+%!     if (! isinteger (W))
+%!       assert (isequal (-gpu_apsp (-W), D), [what ": not -min.+ (-W)"]);
+%!     endif
+%!   endfor
+%! endfor
+%! ## nonnegative integer-valued doubles in an integer work type; int8 sums that
+%! ## saturate; gpu_array on two shares; the positive cycle
+%! W = graph (700, "double", "max.+", 0.1); W(W < 0 & W > -Inf) *= -1;
+%! [D, P] = gpu_apsp (W, "semiring", "max.+");
+%! [R, RP] = gpu_apsp (W, "semiring", "max.+", "kernel", "cpu");
+%! assert (isequal (D, R) && isequal (P, RP), "integer-valued double");
+%! [GD, GP] = gpu_apsp (gpu_array (W), "semiring", "max.+", "devices", [1 1]);
+%! assert (isequal (gather (GD), R) && isequal (gather (GP), RP), "gpu_array, two shares");
+%! clear GD GP;
+%! W8 = graph (300, "int8", "max.+", 0.3);
+%! [D, P] = gpu_apsp (W8, "semiring", "max.+");
+%! [R, RP] = gpu_apsp (W8, "semiring", "max.+", "kernel", "cpu");
+%! assert (any (R(:) == intmax ("int8")), "the test's sums should saturate");
+%! assert (isequal (D, R) && isequal (P, RP), "int8 saturation");
+%! ## the lengths next to intmin: -intmax is a path, intmin none
+%! for c = {"int8", "int16", "int32"}
+%!   lo = double (intmin (c{1}));
+%!   W = cast ([0 lo+1 lo; lo 0 -1; lo lo 0], c{1});   # 1->2->3 sums to intmin: none
+%!   [D, P] = gpu_apsp (W, "semiring", "max.+");
+%!   [R, RP] = gpu_apsp (W, "semiring", "max.+", "kernel", "cpu");
+%!   assert (R(1, 2) == lo + 1 && RP(1, 2) == 1 && R(1, 3) == lo && RP(1, 3) == 0, c{1});
+%!   assert (isequal (D, R) && isequal (P, RP), [c{1} ": next to intmin"]);
+%! endfor
+%! C = graph (300, "double", "max.+", 0.1); C(7, 200) = 5; C(200, 7) = -4;
+%! expect_error (@() gpu_apsp (C, "semiring", "max.+"), "cudakernels:positivecycle",
+%!               "positive cycle");
+%! assert (__ck_released__ ());
