@@ -1,0 +1,183 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{R} =} gpu_closure (@var{G})
+## @deftypefnx {} {@var{R} =} gpu_closure (@var{G}, "reflexive")
+## @deftypefnx {} {@var{R} =} gpu_closure (@dots{}, "kernel", @var{name})
+## Transitive closure of a directed graph on the GPU: which vertices reach
+## which.
+##
+## @var{G} is an @var{n}-by-@var{n} adjacency matrix, logical or numeric (a
+## nonzero entry, or a stored entry of a sparse @var{G}, is an edge from its row
+## to its column).  @code{R(i,j)} is true when a path of one or more edges leads
+## from @var{i} to @var{j}; as in MATLAB's @code{transclosure}, @var{i} reaches
+## itself only on a cycle.  With @qcode{"reflexive"} every vertex also reaches
+## itself (the path of no edges).  @var{R} is logical; a gpu_array @var{G}
+## gives a gpu_array @var{R}.
+##
+## The closure is computed by repeated boolean squaring on the 1-bit tensor
+## cores (@code{gpu_mxm}'s @qcode{"or.and"}): @code{M = G | I} squared
+## @code{ceil (log2 (n - 1))} times holds every path of at most @var{n} - 1
+## edges, and @code{G * M} every path of one edge or more.  That is
+## @code{log2 (n) + 1} products of @var{n}^3 bit pairs; the bit-packed
+## Floyd--Warshall, one product's worth of work, is not built yet.  A gpu_array
+## @var{G} passes through the host once, to set the diagonal of @var{M}.
+##
+## The option @qcode{"kernel"} is @qcode{"gpu"} (the default) or @qcode{"cpu"},
+## the same squarings on @code{gpu_mxm}'s CPU kernel (host arrays; no GPU
+## needed), stopping as soon as a squaring changes nothing.
+##
+## NaN in a numeric @var{G} (as Octave's @code{logical} does), complex,
+## non-square or N-D input raise @code{cudakernels:invalidinput}.
+##
+## @seealso{gpu_mxm, gpu_apsp}
+## @end deftypefn
+
+function R = gpu_closure (G, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  [kernel, mode] = ck_options ("gpu_closure", varargin,
+                               {"kernel", "gpu", {"gpu", "cpu"}, false;
+                                "mode", "transitive", {"reflexive"}, true});
+  on_device = isa (G, "gpu_array");
+  if (on_device && strcmp (kernel, "cpu"))
+    error ("cudakernels:invalidinput",
+           "gpu_closure: the cpu kernel works on host arrays; gather G first");
+  endif
+  A = adjacency (G, on_device);
+  n = rows (A);
+  if (n == 0)
+    R = false (0);
+    if (on_device)
+      R = gpu_array (R);
+    endif
+    return;
+  endif
+  M = A | logical (eye (n));
+  if (strcmp (kernel, "gpu"))
+    R = squarings_on_device (A, M, n, strcmp (mode, "reflexive"));
+    if (! on_device)
+      R = gather (R);
+    endif
+  else
+    R = squarings_on_host (A, M, n, strcmp (mode, "reflexive"));
+  endif
+endfunction
+
+## G as a logical host matrix: nonzero (or stored) entries are edges.
+function A = adjacency (G, on_device)
+  if (on_device)
+    G = gather (G);
+  endif
+  if (! ((isnumeric (G) || islogical (G)) && isreal (G) && ndims (G) == 2
+         && rows (G) == columns (G)))
+    error ("cudakernels:invalidinput",
+           "gpu_closure: G must be a real square logical or numeric matrix");
+  endif
+  if (isfloat (G) && any (isnan (nonzeros (G))))
+    error ("cudakernels:invalidinput", "gpu_closure: G must not hold NaN (nonzero is an edge)");
+  endif
+  A = full (G != 0);
+endfunction
+
+## The number of squarings of G | I that hold every path of up to n - 1 edges.
+function s = squarings (n)
+  s = max (ceil (log2 (max (n - 1, 1))), 0);
+endfunction
+
+function R = squarings_on_device (A, M, n, reflexive)
+  M = gpu_array (M);
+  for s = 1:squarings (n)
+    M = gpu_mxm (M, M, "or.and");
+  endfor
+  if (reflexive)
+    R = M;
+  else
+    R = gpu_mxm (gpu_array (A), M, "or.and");
+  endif
+endfunction
+
+function R = squarings_on_host (A, M, n, reflexive)
+  for s = 1:squarings (n)
+    M2 = gpu_mxm (M, M, "or.and", "kernel", "cpu");
+    if (isequal (M2, M))
+      break;
+    endif
+    M = M2;
+  endfor
+  if (reflexive)
+    R = M;
+  else
+    R = gpu_mxm (A, M, "or.and", "kernel", "cpu");
+  endif
+endfunction
+
+## Warshall's algorithm in Octave: the independent reference.
+%!function R = warshall (G)
+%!  R = full (G != 0);
+%!  for k = 1:rows (R)
+%!    R = R | (R(:, k) & R(k, :));
+%!  endfor
+%!endfunction
+
+%!test
+%! ## against Warshall's algorithm: shapes, densities, self-loops, numeric and sparse input
+%! rand ("seed", 3);
+%! for n = [0 1 2 3 31 65 100]
+%!   for density = [0 0.02 0.1 0.5 1]
+%!     G = rand (n) < density;
+%!     W = warshall (G);
+%!     R = gpu_closure (G, "kernel", "cpu");
+%!     assert (islogical (R) && isequal (R, W), sprintf ("n = %d, density %g", n, density));
+%!     assert (isequal (gpu_closure (G, "reflexive", "kernel", "cpu"), W | logical (eye (n))));
+%!   endfor
+%! endfor
+%! G = [0 2 0; 0 0 -1; 0 0 0];   # numeric: nonzero is an edge; no cycle: no diagonal
+%! assert (gpu_closure (G, "kernel", "cpu"), logical ([0 1 1; 0 0 1; 0 0 0]));
+%! assert (gpu_closure (sparse (G), "kernel", "cpu"), logical ([0 1 1; 0 0 1; 0 0 0]));
+%! assert (gpu_closure ([0 1; 1 0], "kernel", "cpu"), true (2));   # a cycle reaches itself
+%! assert (gpu_closure (int8 ([1 0; 0 0]), "kernel", "cpu"), logical ([1 0; 0 0]));   # a self-loop
+
+%!test
+%! ## against gpu_apsp's reachability (the cpu kernels): finite distances
+%! rand ("seed", 5);
+%! G = rand (300) < 0.004;
+%! W = Inf (300); W(G) = 1;
+%! assert (gpu_closure (G, "reflexive", "kernel", "cpu"), isfinite (gpu_apsp (W, "kernel", "cpu")));
+
+%!error <square> gpu_closure (true (2, 3))
+%!error <NaN> gpu_closure ([0 NaN; 1 0], "kernel", "cpu")
+%!error id=cudakernels:invalidinput gpu_closure ([0 1i; 1 0])
+%!error id=cudakernels:invalidinput gpu_closure (true (2, 2, 2))
+%!error <unknown option> gpu_closure (true (2), "symmetric")
+
+%!testif ; gpu_available ()
+%! ## the GPU's squarings against the cpu kernel's and Warshall's; k not a multiple of 32 or 256
+%! rand ("seed", 9);
+%! for n = [1 2 33 257 1000]
+%!   G = rand (n) < 2 / n;
+%!   R = gpu_closure (G);
+%!   assert (islogical (R) && isequal (R, gpu_closure (G, "kernel", "cpu")), sprintf ("n = %d", n));
+%!   assert (isequal (gpu_closure (G, "reflexive"), R | logical (eye (n))));
+%!   if (n <= 257)
+%!     assert (isequal (R, warshall (G)));
+%!   endif
+%! endfor
+%! G = rand (700) < 0.003;   # gpu_array in and out, numeric
+%! H = gpu_closure (gpu_array (double (G)));
+%! assert (isa (H, "gpu_array") && isequal (gather (H), gpu_closure (G, "kernel", "cpu")));
+%! clear H;
+%! assert (__ck_released__ ());
+
+%!demo
+%! ## which stations reach which: a one-way ring of 4 with a spur
+%! G = false (5); G(1, 2) = G(2, 3) = G(3, 4) = G(4, 1) = G(4, 5) = true;
+%! R = gpu_closure (G, "kernel", "cpu")   # 5 reaches nothing, and nothing on the ring misses 5
+
+%!demo
+%! ## the reflexive closure of a random sparse graph on the GPU
+%! G = sprand (2000, 2000, 1e-3) != 0;
+%! tic; R = gpu_closure (G, "reflexive"); t = toc;
+%! printf ("n = 2000: %d of %d pairs reachable, %.1f ms\n", nnz (R), numel (R), 1e3 * t);
