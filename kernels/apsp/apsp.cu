@@ -195,13 +195,13 @@ struct ap_scratch {
  * work type's values are the class's as they lie, else allocated; W converted into them. */
 template <class Tc, class T, bool NEG>
 static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                         ap_matrix<T> *slabs, bool &in_place) {
+                         ap_matrix<T, sr_min_plus> *slabs, bool &in_place) {
   const size_t n = a->n, np = round_up(n, AP_BLOCK);
   in_place = !NEG && np == n && sizeof(T) == sizeof(Tc) &&
              (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float;
   for (int i = 0; i < count; i++) {
     const ck_apsp_part &p = parts[i];
-    ap_matrix<T> &m = slabs[i];
+    ap_matrix<T, sr_min_plus> &m = slabs[i];
     m = {in_place ? (T *)p.D : NULL, in_place ? p.P : NULL, np, p.r0, p.rows, &sc[i]->neg, p.dev};
     CK_TRY(ck_device_use(p.dev));
     if (!m.X) CK_TRY(ck_dev_alloc((void **)&m.X, p.rows * np * sizeof(T)));
@@ -241,10 +241,10 @@ static ck_status ap_cycle_error(ck_apsp_args *a, bool neg, int v, bool diagonal)
 /* The whole device call for class Tc in work type T. */
 template <class Tc, class T, bool NEG>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
-  ap_matrix<T> slabs[CK_SPREAD_WORKERS] = {};
+  ap_matrix<T, sr_min_plus> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, NEG>(a, parts, count, sc, slabs, in_place);
-  if (st == CK_OK) st = ap_rounds<T>(slabs, count, a);
+  if (st == CK_OK) st = ap_rounds<T, sr_min_plus>(slabs, count, a);
   int found = INT_MAX;
   if (st == CK_OK) st = ap_cycle(parts, count, sc, found);
   if (st == CK_OK && found != INT_MAX) st = ap_cycle_error(a, NEG, found, false);

@@ -74,20 +74,16 @@
 #define AP_TILE_THREADS 256 /* the tile product (16 outputs per thread) */
 #define AP_FW_THREADS 1024  /* a tile's Floyd-Warshall (4 entries per thread, 64 dependent steps) */
 
-/* The semiring of the rounds: shortest paths are min.+ (semiring.cuh). */
-typedef mp_sr ap_sr;
+/* The word a work type computes in, wide enough that a term never wraps (S): 16-bit work runs as
+ * two values per 32-bit word, the others are their own words. */
+template <class T> struct ap_word { typedef T S; };
+template <> struct ap_word<uint16_t> { typedef uint32_t S; };
 
-/* The term of two work values, wide enough never to wrap (S), which is also the word the
- * warptile steps compute on: 16-bit work runs as two values per 32-bit word. */
-template <class T> struct ap_work {
-  typedef T S;
-  static __host__ __device__ __forceinline__ S sum(T a, T b) { return ap_sr::mul::term(a, b); }
-};
-template <> struct ap_work<uint16_t> {
-  typedef uint32_t S;
-  static __host__ __device__ __forceinline__ S sum(uint16_t a, uint16_t b) {
-    return ap_sr::mul::term((uint32_t)a, (uint32_t)b);
-  }
+/* The term of two work values in semiring SR (semiring.cuh), in the word. The rounds take the
+ * semiring as a template argument; its matrix (ap_matrix) carries it. */
+template <class T, class SR> struct ap_work {
+  typedef typename ap_word<T>::S S;
+  static __host__ __device__ __forceinline__ S sum(T a, T b) { return SR::mul::term((S)a, (S)b); }
 };
 
 /* A 16-bit work value as the warptile level's A operand: in both halves of its word (the other
@@ -137,7 +133,7 @@ template <class T, class TW> struct ap_snap {
  * dev, with where a negative cycle was seen in the pivot blocks it closed (the smallest 0-based
  * vertex whose distance to itself went below 0; INT_MAX: none). One device: r0 0, rows np.
  * st: the stream the steps with paths are queued on (0 but for ap_round_ahead's pivot phases). */
-template <class T> struct ap_matrix {
+template <class T, class SR> struct ap_matrix {
   T *X;
   int *N;
   size_t np, r0, rows;
@@ -150,18 +146,18 @@ template <class T> struct ap_matrix {
 
 /* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m
  * (its owner), with `s` the closure's own snapshot buffers (AP_TILE deep). */
-template <class T>
-void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s);
+template <class T, class SR>
+void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, int B, const ap_snap<T, T> &s);
 /* The pivot phase (apsp_warptile.cu) on the owner: step 1, the snapshot of the pivot block and
  * its row strip, and the row strip; the strip is then X's rows k0 .. k0 + AP_BLOCK - 1. */
-template <class T>
-void ap_round_pivot(const ap_matrix<T> &m, size_t k0, const ap_snap<T, T> &tile,
-                    const ap_snap<T, typename ap_work<T>::S> &s);
+template <class T, class SR>
+void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, const ap_snap<T, T> &tile,
+                    const ap_snap<T, typename ap_word<T>::S> &s);
 /* The slab phase on every device: the snapshot of its column strip, the column strip, and step 4,
  * from `strip` (AP_BLOCK x np: the owner's, or a copy). */
-template <class T>
-void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
-                   const ap_snap<T, typename ap_work<T>::S> &s);
+template <class T, class SR>
+void ap_round_slab(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                   const ap_snap<T, typename ap_word<T>::S> &s);
 
 /* Step 2 at either level: which of the three pieces to copy (AP_PV | AP_RS | AP_CS) from where in
  * X (leading dimension ld): the B x B pivot block at row pr, column pc; the row strip, its rows
@@ -205,39 +201,46 @@ template <class T, class TW> struct ap_strip {
   size_t ldout;
   cudaStream_t st;
 };
-template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s);
-template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s);
+template <class T, class SR, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s);
+template <class T, class SR, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s);
 
 /* Step 1 with paths (apsp_tiles.cu): close the AP_BLOCK block at (k0, k0), its histories into
  * h.pr, h.pc, h.npc. */
-template <class T>
-void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
-                         const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T, class SR>
+void ap_close_block_hist(const ap_matrix<T, SR> &m, size_t k0,
+                         const ap_hist<T, typename ap_word<T>::S> &h);
 /* A round with paths (apsp_history.cu), every launch on m.st. The pivot phase on the owner: step
  * 1 and the row strip; the strip is then h.pr and h.rs, which lie one after the other (AP_BLOCK x
  * (AP_BLOCK + np)). */
-template <class T>
-void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
-                         const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T, class SR>
+void ap_round_pivot_hist(const ap_matrix<T, SR> &m, size_t k0,
+                         const ap_hist<T, typename ap_word<T>::S> &h);
 /* The slab phase's first half on every device, from `strip` (the owner's h.pr, or a copy): the
  * column strip, and the row strip's transposed copy h.rst for step 3's searches. */
-template <class T>
-void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
-                        const ap_hist<T, typename ap_work<T>::S> &h);
+template <class T, class SR>
+void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                        const ap_hist<T, typename ap_word<T>::S> &h);
 /* Step 3 with paths (apsp_warptile.cu), the slab phase's second half: the rest from the column
  * strip's history and the row strip's (rs: AP_BLOCK x np), all of it or in two parts, the next
  * pivot's rows and columns (one device: ap_round_ahead) and then the others. */
 enum ap_rest_part { AP_REST_ALL, AP_REST_NEXT, AP_REST_OTHERS };
-template <class T>
-void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
-                  const ap_hist<T, typename ap_work<T>::S> &h, ap_rest_part part);
+template <class T, class SR>
+void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
+                  const ap_hist<T, typename ap_word<T>::S> &h, ap_rest_part part);
 
 /* The rounds (apsp_rounds.cu) over `count` slabs that together cover X, each on its device, with
  * paths where the slabs have next hops; Ctrl-C and progress through a. On a negative cycle they
  * stop early and the slabs' neg flags say where. */
-template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_apsp_args *a);
+template <class T, class SR>
+ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
 
-/* Every work type. */
+/* Every work type of every semiring the rounds take (SR), and every work type (the pieces that
+ * do not depend on the semiring). */
+#define AP_INSTANTIATE_SR(MACRO) \
+  MACRO(float, sr_min_plus)      \
+  MACRO(double, sr_min_plus)     \
+  MACRO(uint32_t, sr_min_plus)   \
+  MACRO(uint16_t, sr_min_plus)
 #define AP_INSTANTIATE(MACRO) \
   MACRO(float)                \
   MACRO(double)               \

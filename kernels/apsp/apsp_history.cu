@@ -72,9 +72,9 @@ __device__ __forceinline__ void ap_stage_hist(T (*hs)[R + PAD], const T *H, int 
  * that of X[r][p + k] at step k); otherwise the row strip (X[p + e][c] += Hcol_k[e] + X[p + k][c],
  * next hop the pivot's Hn[e][k], kept as -1 - k until the end). Entry k at step k is the
  * vector's history, written for each 32 steps from the lanes that held it. */
-template <class T, class TW, int R, bool COLS>
+template <class T, class SR, class TW, int R, bool COLS>
 __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_strip<T, TW> s) {
-  typedef typename ap_work<T>::S S;
+  typedef typename ap_word<T>::S S;
   constexpr int J = R / 32, V = AP_STRIP_VECS, KC = sizeof(T) > 4 ? 16 : 32, PAD = COLS ? 0 : 1;
   __shared__ __align__(16) T hs[KC][R + PAD];
   const int lane = threadIdx.x % 32, first = blockIdx.x * AP_STRIP_PER_BLOCK;
@@ -116,8 +116,9 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
           if (lane == src) hist[i] = vk, histn[i] = nk;
 #pragma unroll
           for (int j = 0; j < J; j++) {
-            const S t = COLS ? ap_work<T>::sum((T)vk, (T)h[j]) : ap_work<T>::sum((T)h[j], (T)vk);
-            ap_sr::add::take(v[i][j], nv[i][j], t, nk);
+            const S t = COLS ? ap_work<T, SR>::sum((T)vk, (T)h[j])
+                             : ap_work<T, SR>::sum((T)h[j], (T)vk);
+            SR::add::take(v[i][j], nv[i][j], t, nk);
           }
         }
       }
@@ -151,52 +152,53 @@ __global__ void __launch_bounds__(32 * AP_STRIP_WARPS) ap_strip_kernel(const ap_
   }
 }
 
-template <class T, class TW, int R, bool COLS> void ap_strip_launch(const ap_strip<T, TW> &s) {
+template <class T, class SR, class TW, int R, bool COLS>
+void ap_strip_launch(const ap_strip<T, TW> &s) {
   const unsigned blocks = (unsigned)((s.size + AP_STRIP_PER_BLOCK - 1) / AP_STRIP_PER_BLOCK);
-  ap_strip_kernel<T, TW, R, COLS><<<blocks, 32 * AP_STRIP_WARPS, 0, s.st>>>(s);
+  ap_strip_kernel<T, SR, TW, R, COLS><<<blocks, 32 * AP_STRIP_WARPS, 0, s.st>>>(s);
 }
 
-template <class T, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s) {
-  ap_strip_launch<T, TW, R, false>(s);
+template <class T, class SR, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s) {
+  ap_strip_launch<T, SR, TW, R, false>(s);
 }
 
-template <class T, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s) {
-  ap_strip_launch<T, TW, R, true>(s);
+template <class T, class SR, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s) {
+  ap_strip_launch<T, SR, TW, R, true>(s);
 }
 
-template <class T>
-void ap_round_pivot_hist(const ap_matrix<T> &m, size_t k0,
-                         const ap_hist<T, typename ap_work<T>::S> &h) {
-  typedef typename ap_work<T>::S TW;
+template <class T, class SR>
+void ap_round_pivot_hist(const ap_matrix<T, SR> &m, size_t k0,
+                         const ap_hist<T, typename ap_word<T>::S> &h) {
+  typedef typename ap_word<T>::S TW;
   const size_t at = (k0 - m.r0) * m.np; /* the row strip's first row */
-  ap_close_block_hist<T>(m, k0, h);
+  ap_close_block_hist<T, SR>(m, k0, h);
   ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0,    (int)m.np, (int)k0, h.pc,
                           h.npc,    AP_BLOCK, h.rs, NULL, NULL,      m.np,    m.st};
-  ap_strip_rows<T, TW, AP_BLOCK>(rows);
+  ap_strip_rows<T, SR, TW, AP_BLOCK>(rows);
 }
 
-template <class T>
-void ap_round_cols_hist(const ap_matrix<T> &m, size_t k0, const T *strip,
-                        const ap_hist<T, typename ap_work<T>::S> &h) {
-  typedef typename ap_work<T>::S TW;
+template <class T, class SR>
+void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                        const ap_hist<T, typename ap_word<T>::S> &h) {
+  typedef typename ap_word<T>::S TW;
   const int B = AP_BLOCK;
   ap_strip<T, TW> cols = {m.X,       m.N,         m.np,
                           (int)k0,   (int)m.rows, m.pivot_rows(k0),
                           strip,     NULL,        B,
                           h.cs,      h.ncs,       sizeof(TW) != sizeof(T) ? h.csa : NULL,
                           (size_t)B, m.st};
-  ap_strip_cols<T, TW, AP_BLOCK>(cols);
+  ap_strip_cols<T, SR, TW, AP_BLOCK>(cols);
   transpose_pad<T>
       <<<transpose_grid(m.np, B), dim3(32, 8), 0, m.st>>>(strip + (size_t)B * B, h.rst, m.np, B, B);
 }
 
-#define AP_HISTORY_INSTANCE(T)                                                      \
-  template void ap_round_pivot_hist<T>(const ap_matrix<T> &, size_t,                \
-                                       const ap_hist<T, typename ap_work<T>::S> &); \
-  template void ap_round_cols_hist<T>(const ap_matrix<T> &, size_t, const T *,      \
-                                      const ap_hist<T, typename ap_work<T>::S> &);  \
-  template void ap_strip_rows<T, typename ap_work<T>::S, AP_TILE>(                  \
-      const ap_strip<T, typename ap_work<T>::S> &);                                 \
-  template void ap_strip_cols<T, typename ap_work<T>::S, AP_TILE>(                  \
-      const ap_strip<T, typename ap_work<T>::S> &);
-AP_INSTANTIATE(AP_HISTORY_INSTANCE)
+#define AP_HISTORY_INSTANCE(T, SR)                                                      \
+  template void ap_round_pivot_hist<T, SR>(const ap_matrix<T, SR> &, size_t,            \
+                                           const ap_hist<T, typename ap_word<T>::S> &); \
+  template void ap_round_cols_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,  \
+                                          const ap_hist<T, typename ap_word<T>::S> &);  \
+  template void ap_strip_rows<T, SR, typename ap_word<T>::S, AP_TILE>(                  \
+      const ap_strip<T, typename ap_word<T>::S> &);                                     \
+  template void ap_strip_cols<T, SR, typename ap_word<T>::S, AP_TILE>(                  \
+      const ap_strip<T, typename ap_word<T>::S> &);
+AP_INSTANTIATE_SR(AP_HISTORY_INSTANCE)

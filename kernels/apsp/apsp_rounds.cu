@@ -85,9 +85,9 @@ template <class T, class TW> struct ap_hist_mem {
 #define AP_IN_FLIGHT 2
 
 /* What one slab's device holds for the rounds besides the slab. */
-template <class T> struct ap_slab_run {
-  typedef typename ap_work<T>::S TW;
-  ap_matrix<T> m;
+template <class T, class SR> struct ap_slab_run {
+  typedef typename ap_word<T>::S TW;
+  ap_matrix<T, SR> m;
   ap_snap_mem<T, TW> big;
   ap_snap_mem<T, T> tile;
   ap_hist_mem<T, TW> hist[2]; /* the second: ap_round_ahead's next round */
@@ -119,7 +119,7 @@ static double ap_now(void) {
 /* What ap_round_ahead needs besides one round's buffers: the high-priority stream (the next
  * round's pivot phase is a chain of small launches; at the default priority each waited for the
  * product's blocks queued before it), two events and the next round's histories. */
-template <class T> static ck_status ap_ahead_alloc(ap_slab_run<T> &r) {
+template <class T, class SR> static ck_status ap_ahead_alloc(ap_slab_run<T, SR> &r) {
   int least = 0, greatest = 0;
   CK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest), "asking for stream priorities");
   CK_CUDA(cudaStreamCreateWithPriority(&r.ahead, cudaStreamNonBlocking, greatest),
@@ -129,8 +129,8 @@ template <class T> static ck_status ap_ahead_alloc(ap_slab_run<T> &r) {
   return r.hist[1].alloc(r.m.np, r.m.rows);
 }
 
-template <class T>
-static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, bool ahead, int *neg_host) {
+template <class T, class SR>
+static ck_status ap_slab_alloc(ap_slab_run<T, SR> &r, int count, bool ahead, int *neg_host) {
   const size_t np = r.m.np, rows = r.m.rows;
   CK_TRY(ck_device_use(r.m.dev));
   r.neg_host = neg_host;
@@ -143,7 +143,8 @@ static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, bool ahead, int *ne
   r.looks_ahead = ahead;
   if (r.looks_ahead) CK_TRY(ap_ahead_alloc(r));
   if (count > 1) {
-    CK_TRY(ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T>::strip_elems(np, r.paths())));
+    CK_TRY(
+        ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T, SR>::strip_elems(np, r.paths())));
     CK_CUDA(cudaEventCreateWithFlags(&r.pivot, cudaEventDisableTiming), "creating events");
     CK_CUDA(cudaEventCreateWithFlags(&r.copied, cudaEventDisableTiming), "creating events");
   }
@@ -154,7 +155,7 @@ static ck_status ap_slab_alloc(ap_slab_run<T> &r, int count, bool ahead, int *ne
 
 /* Waits for everything queued on the slab's device (its errors are the result), then frees what
  * the rounds took. */
-template <class T> static ck_status ap_slab_free(ap_slab_run<T> &r) {
+template <class T, class SR> static ck_status ap_slab_free(ap_slab_run<T, SR> &r) {
   ck_status st = ck_device_use(r.m.dev);
   if (st == CK_OK) /* nothing of this call runs after its buffers go */
     st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
@@ -174,8 +175,8 @@ template <class T> static ck_status ap_slab_free(ap_slab_run<T> &r) {
 /* Before queueing round `round`: wait for round round - AP_IN_FLIGHT on every device, then look at
  * what it found (*stop: a negative cycle, which the caller reads from the devices), and at
  * Ctrl-C and the clock. */
-template <class T>
-static ck_status ap_pace(ap_slab_run<T> *runs, int count, ck_apsp_args *a, size_t round,
+template <class T, class SR>
+static ck_status ap_pace(ap_slab_run<T, SR> *runs, int count, ck_apsp_args *a, size_t round,
                          size_t rounds, double &last, bool &stop) {
   stop = false;
   if (round < AP_IN_FLIGHT) return CK_OK;
@@ -198,7 +199,7 @@ static ck_status ap_pace(ap_slab_run<T> *runs, int count, ck_apsp_args *a, size_
 
 /* After queueing round `round` on the current device: its launches' errors, then the flag and the
  * event ap_pace waits for. */
-template <class T> static ck_status ap_mark(ap_slab_run<T> &r, size_t round) {
+template <class T, class SR> static ck_status ap_mark(ap_slab_run<T, SR> &r, size_t round) {
   const int slot = (int)(round % AP_IN_FLIGHT);
   CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
   CK_CUDA(cudaMemcpyAsync(&r.neg_host[slot], r.m.neg, sizeof(int), cudaMemcpyDeviceToHost, 0),
@@ -208,20 +209,20 @@ template <class T> static ck_status ap_mark(ap_slab_run<T> &r, size_t round) {
 }
 
 /* Steps 1 and 2 of a round (the file's head): the owner's pivot phase and the copies. */
-template <class T>
-static ck_status ap_pivot_and_copies(ap_slab_run<T> *runs, int count, int owner, size_t k0) {
-  ap_slab_run<T> &o = runs[owner];
+template <class T, class SR>
+static ck_status ap_pivot_and_copies(ap_slab_run<T, SR> *runs, int count, int owner, size_t k0) {
+  ap_slab_run<T, SR> &o = runs[owner];
   CK_TRY(ck_device_use(o.m.dev));
-  if (o.paths()) ap_round_pivot_hist<T>(o.m, k0, o.hist[0].h);
-  else ap_round_pivot<T>(o.m, k0, o.tile.s, o.big.s);
+  if (o.paths()) ap_round_pivot_hist<T, SR>(o.m, k0, o.hist[0].h);
+  else ap_round_pivot<T, SR>(o.m, k0, o.tile.s, o.big.s);
   if (count == 1) return CK_OK;
   CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
   CK_CUDA(cudaEventRecord(o.pivot, 0), "recording a pivot phase");
   const T *strip = o.strip(k0);
-  const size_t bytes = sizeof(T) * ap_slab_run<T>::strip_elems(o.m.np, o.paths());
+  const size_t bytes = sizeof(T) * ap_slab_run<T, SR>::strip_elems(o.m.np, o.paths());
   for (int i = 0; i < count; i++) {
     if (i == owner) continue;
-    ap_slab_run<T> &r = runs[i];
+    ap_slab_run<T, SR> &r = runs[i];
     CK_TRY(ck_device_use(r.m.dev));
     CK_CUDA(cudaStreamWaitEvent(0, o.pivot, 0), "ordering devices");
     CK_CUDA(cudaMemcpyPeerAsync(r.copy, r.m.dev, strip, o.m.dev, bytes, 0),
@@ -232,18 +233,18 @@ static ck_status ap_pivot_and_copies(ap_slab_run<T> *runs, int count, int owner,
 }
 
 /* Steps 3 and 4: every slab's phase, then the owner waits for the copies. */
-template <class T>
-static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0, size_t round) {
-  ap_slab_run<T> &o = runs[owner];
+template <class T, class SR>
+static ck_status ap_slabs(ap_slab_run<T, SR> *runs, int count, int owner, size_t k0, size_t round) {
+  ap_slab_run<T, SR> &o = runs[owner];
   for (int i = 0; i < count; i++) {
-    ap_slab_run<T> &r = runs[i];
+    ap_slab_run<T, SR> &r = runs[i];
     CK_TRY(ck_device_use(r.m.dev));
     const T *strip = i != owner ? r.copy : o.strip(k0);
     if (r.paths()) {
-      ap_round_cols_hist<T>(r.m, k0, strip, r.hist[0].h);
-      ap_rest_hist<T>(r.m, k0, strip + (size_t)AP_BLOCK * AP_BLOCK, r.hist[0].h, AP_REST_ALL);
+      ap_round_cols_hist<T, SR>(r.m, k0, strip, r.hist[0].h);
+      ap_rest_hist<T, SR>(r.m, k0, strip + (size_t)AP_BLOCK * AP_BLOCK, r.hist[0].h, AP_REST_ALL);
     } else {
-      ap_round_slab<T>(r.m, k0, strip, r.big.s);
+      ap_round_slab<T, SR>(r.m, k0, strip, r.big.s);
     }
     CK_TRY(ap_mark(r, round));
   }
@@ -256,13 +257,13 @@ static ck_status ap_slabs(ap_slab_run<T> *runs, int count, int owner, size_t k0,
 
 /* Round k0's histories (its pivot phase and column strip) on the look-ahead stream, then the
  * event that round's rest waits for. */
-template <class T>
-static ck_status ap_histories_ahead(ap_slab_run<T> &r, size_t k0,
-                                    const ap_hist<T, typename ap_work<T>::S> &h) {
-  ap_matrix<T> side = r.m;
+template <class T, class SR>
+static ck_status ap_histories_ahead(ap_slab_run<T, SR> &r, size_t k0,
+                                    const ap_hist<T, typename ap_word<T>::S> &h) {
+  ap_matrix<T, SR> side = r.m;
   side.st = r.ahead;
-  ap_round_pivot_hist<T>(side, k0, h);
-  ap_round_cols_hist<T>(side, k0, h.pr, h);
+  ap_round_pivot_hist<T, SR>(side, k0, h);
+  ap_round_cols_hist<T, SR>(side, k0, h.pr, h);
   CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
   return CK_OK;
 }
@@ -273,9 +274,10 @@ static ck_status ap_histories_ahead(ap_slab_run<T> &r, size_t k0,
  * r's product beside them on stream 0: the two touch disjoint parts of X and N, and the rounds'
  * histories alternate between two buffers. Round r's rest waits for round r's histories
  * (strips_done); round r + 1's next rows and columns for round r's rest (rest_done). */
-template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t round, size_t rounds) {
+template <class T, class SR>
+static ck_status ap_round_ahead(ap_slab_run<T, SR> &r, size_t round, size_t rounds) {
   const size_t B = AP_BLOCK, k0 = round * B;
-  ap_matrix<T> side = r.m;
+  ap_matrix<T, SR> side = r.m;
   side.st = r.ahead;
   const auto &h = r.hist[round % 2].h;
   if (round == 0) { /* after what stream 0 holds: the work matrix's conversion */
@@ -286,13 +288,13 @@ template <class T> static ck_status ap_round_ahead(ap_slab_run<T> &r, size_t rou
   /* both waits before either event is recorded again */
   CK_CUDA(cudaStreamWaitEvent(0, r.strips_done, 0), "ordering streams");
   if (round + 1 == rounds) {
-    ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_ALL);
+    ap_rest_hist<T, SR>(r.m, k0, h.rs, h, AP_REST_ALL);
     return ap_mark(r, round);
   }
   if (round > 0) CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
-  ap_rest_hist<T>(side, k0, h.rs, h, AP_REST_NEXT);
+  ap_rest_hist<T, SR>(side, k0, h.rs, h, AP_REST_NEXT);
   CK_TRY(ap_histories_ahead(r, k0 + B, r.hist[(round + 1) % 2].h));
-  ap_rest_hist<T>(r.m, k0, h.rs, h, AP_REST_OTHERS);
+  ap_rest_hist<T, SR>(r.m, k0, h.rs, h, AP_REST_OTHERS);
   CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
   return ap_mark(r, round);
 }
@@ -304,8 +306,9 @@ static void ap_peers(const int *devs, int count) {
       if (devs[i] != devs[j] && ck_device_use(devs[i]) == CK_OK) ck_device_peer(devs[j]);
 }
 
-template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_apsp_args *a) {
-  ap_slab_run<T> *runs = new (std::nothrow) ap_slab_run<T>[count](); /* zeroed */
+template <class T, class SR>
+ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a) {
+  ap_slab_run<T, SR> *runs = new (std::nothrow) ap_slab_run<T, SR>[count](); /* zeroed */
   int *neg_host = NULL, devs[CK_SPREAD_WORKERS];
   if (!runs) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths: no host memory");
   ck_status st = ck_cuda_check(cudaHostAlloc((void **)&neg_host, sizeof(int) * AP_IN_FLIGHT * count,
@@ -344,6 +347,6 @@ template <class T> ck_status ap_rounds(const ap_matrix<T> *slabs, int count, ck_
   return st;
 }
 
-#define AP_ROUNDS_INSTANCE(T) \
-  template ck_status ap_rounds<T>(const ap_matrix<T> *, int, ck_apsp_args *);
-AP_INSTANTIATE(AP_ROUNDS_INSTANCE)
+#define AP_ROUNDS_INSTANCE(T, SR) \
+  template ck_status ap_rounds<T, SR>(const ap_matrix<T, SR> *, int, ck_apsp_args *);
+AP_INSTANTIATE_SR(AP_ROUNDS_INSTANCE)

@@ -60,11 +60,11 @@ template <class T> struct ap_fw_rec {
   int ld;
 };
 
-template <class T, bool ARG>
+template <class T, class SR, bool ARG>
 __global__ void __launch_bounds__(AP_FW_THREADS)
     ap_fw_tile(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg,
                const ap_fw_rec<T> rec) {
-  typedef typename ap_work<T>::S S;
+  typedef typename ap_word<T>::S S;
   /* no padding: a warp reads 32 neighbours of one row, or one value (broadcast); for double with
    * the next hops that is the whole 48 KB of static shared memory */
   __shared__ T D[AP_TILE][AP_TILE];
@@ -85,10 +85,10 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
     }
 #pragma unroll
     for (int r = r0; r < AP_TILE; r += RSTEP) {
-      const S t = ap_work<T>::sum(D[r][k], b);
+      const S t = ap_work<T, SR>::sum(D[r][k], b);
       /* row k and column k are left alone: they cannot improve, and a store the compiler makes
        * unconditional there would race with their readers (compute-sanitizer racecheck) */
-      if (r != k && c != k && ap_sr::add::beats(t, (S)D[r][c])) {
+      if (r != k && c != k && SR::add::beats(t, (S)D[r][c])) {
         D[r][c] = (T)t;
         if (ARG) Nx[r][c] = Nx[r][k];
       }
@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
     X[(size_t)r * ld + c] = D[r][c];
     if (ARG) N[(size_t)r * ld + c] = Nx[r][c];
     if constexpr (std::is_floating_point<T>::value) /* the integer forms hold no negatives */
-      if (r == c && ap_sr::unbounded(D[r][c])) atomicMin(neg, base + r);
+      if (r == c && SR::unbounded(D[r][c])) atomicMin(neg, base + r);
   }
 }
 
@@ -109,10 +109,10 @@ __global__ void __launch_bounds__(AP_FW_THREADS)
  * from its old value and keeps the k of its last strict improvement. blockIdx.z picks one of two
  * jobs (a round's row and column strips run in one launch). */
 #define AP_CHUNK 32
-template <class T, bool ARG>
+template <class T, class SR, bool ARG>
 __global__ void __launch_bounds__(AP_TILE_THREADS)
     ap_tile_product(ap_job<T, T> j0, ap_job<T, T> j1) {
-  typedef typename ap_work<T>::S S;
+  typedef typename ap_word<T>::S S;
   const ap_job<T, T> &j = blockIdx.z ? j1 : j0;
   const int tr = blockIdx.y, tc = blockIdx.x;
   if (tr * AP_TILE >= j.rows || tc * AP_TILE >= j.cols || tr == j.skip_r || tc == j.skip_c) return;
@@ -145,8 +145,8 @@ __global__ void __launch_bounds__(AP_TILE_THREADS)
       for (int i = 0; i < 4; i++)
 #pragma unroll
         for (int q = 0; q < 4; q++) {
-          const S t = ap_work<T>::sum(a[i], b[q]);
-          if (ap_sr::add::beats(t, v[i][q])) {
+          const S t = ap_work<T, SR>::sum(a[i], b[q]);
+          if (SR::add::beats(t, v[i][q])) {
             v[i][q] = t;
             arg[i][q] = k0 + k;
           }
@@ -178,14 +178,14 @@ static dim3 ap_tile_grid(int rows, int cols) {
 
 /* The closure of the B x B block at (k0, k0), distances only: B / AP_TILE rounds of four
  * launches. */
-template <class T>
-void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T> &s) {
+template <class T, class SR>
+void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, int B, const ap_snap<T, T> &s) {
   const size_t ld = m.np;
   T *X = m.X + (k0 - m.r0) * ld + k0;
   const int tiles = B / AP_TILE;
   for (int t = 0; t < tiles; t++) {
     const size_t p = (size_t)t * AP_TILE;
-    ap_fw_tile<T, false>
+    ap_fw_tile<T, SR, false>
         <<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg, ap_fw_rec<T>{});
     if (tiles == 1) break;
     const ap_snap_at at = {ld, p, p, (size_t)B, (size_t)B, AP_TILE, AP_PV | AP_RS | AP_CS};
@@ -199,14 +199,14 @@ void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T>
     col.A = s.cs, col.lda = AP_TILE, col.B = s.pv, col.ldb = AP_TILE, col.old = s.cs;
     col.ldo = AP_TILE, col.out = X + p, col.ldout = ld, col.copy = s.cs2, col.ldcopy = AP_TILE;
     col.rows = B, col.cols = AP_TILE, col.depth = AP_TILE, col.skip_r = -1, col.skip_c = -1;
-    ap_tile_product<T, false><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
+    ap_tile_product<T, SR, false><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
     /* the rest, in place: it reads the row strip in X (its tiles are left out) */
     rest.A = s.cs2, rest.lda = AP_TILE, rest.B = X + p * ld, rest.ldb = ld, rest.old = X;
     rest.ldo = ld, rest.out = X, rest.ldout = ld, rest.rows = B, rest.cols = B;
     rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
     dim3 g = ap_tile_grid(B, B);
     g.z = 1;
-    ap_tile_product<T, false><<<g, AP_TILE_THREADS>>>(rest, rest);
+    ap_tile_product<T, SR, false><<<g, AP_TILE_THREADS>>>(rest, rest);
   }
 }
 
@@ -214,10 +214,10 @@ void ap_close_block(const ap_matrix<T> &m, size_t k0, int B, const ap_snap<T, T>
  * diagonal records its histories, the strips evolve step by step from them (apsp_history.cu)
  * and record theirs, all straight into the block's histories h.pr, h.pc and h.npc, and the rest
  * of the block is the product of the strips' histories. */
-template <class T>
-void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
-                         const ap_hist<T, typename ap_work<T>::S> &h) {
-  typedef typename ap_work<T>::S TW;
+template <class T, class SR>
+void ap_close_block_hist(const ap_matrix<T, SR> &m, size_t k0,
+                         const ap_hist<T, typename ap_word<T>::S> &h) {
+  typedef typename ap_word<T>::S TW;
   const size_t ld = m.np;
   const int B = AP_BLOCK;
   T *X = m.X + (k0 - m.r0) * ld + k0;
@@ -226,15 +226,15 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
     const int p = t * AP_TILE;
     const size_t d = (size_t)p * B + p; /* the tile's place in the histories */
     const ap_fw_rec<T> rec = {h.pr + d, h.pc + d, h.npc + d, B};
-    ap_fw_tile<T, true><<<1, AP_FW_THREADS, 0, m.st>>>(X + p * ld + p, N + p * ld + p, ld,
-                                                       (int)k0 + p, m.neg, rec);
+    ap_fw_tile<T, SR, true><<<1, AP_FW_THREADS, 0, m.st>>>(X + p * ld + p, N + p * ld + p, ld,
+                                                           (int)k0 + p, m.neg, rec);
     ap_strip<T, TW> rows = {X,    N,        ld,        p,   B,
                             p,    h.pc + d, h.npc + d, B,   h.pr + (size_t)p * B,
                             NULL, NULL,     (size_t)B, m.st};
     ap_strip<T, TW> cols = {X,    N, ld,       p,         B,    p,         h.pr + d,
                             NULL, B, h.pc + p, h.npc + p, NULL, (size_t)B, m.st};
-    ap_strip_rows<T, TW, AP_TILE>(rows);
-    ap_strip_cols<T, TW, AP_TILE>(cols);
+    ap_strip_rows<T, SR, TW, AP_TILE>(rows);
+    ap_strip_cols<T, SR, TW, AP_TILE>(cols);
     ap_job<T, T> rest = {};
     rest.A = h.pc + p, rest.lda = B, rest.B = h.pr + (size_t)p * B, rest.ldb = B;
     rest.old = X, rest.ldo = ld, rest.out = X, rest.ldout = ld;
@@ -242,14 +242,17 @@ void ap_close_block_hist(const ap_matrix<T> &m, size_t k0,
     rest.rows = B, rest.cols = B, rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
     dim3 g = ap_tile_grid(B, B);
     g.z = 1;
-    ap_tile_product<T, true><<<g, AP_TILE_THREADS, 0, m.st>>>(rest, rest);
+    ap_tile_product<T, SR, true><<<g, AP_TILE_THREADS, 0, m.st>>>(rest, rest);
   }
 }
 
-#define AP_TILES_INSTANCE(T)                                                                 \
-  template void ap_close_block<T>(const ap_matrix<T> &, size_t, int, const ap_snap<T, T> &); \
-  template void ap_close_block_hist<T>(const ap_matrix<T> &, size_t,                         \
-                                       const ap_hist<T, typename ap_work<T>::S> &);          \
-  template void ap_take_snapshot<T, typename ap_work<T>::S>(                                 \
-      const T *, const ap_snap_at &, const ap_snap<T, typename ap_work<T>::S> &);
-AP_INSTANTIATE(AP_TILES_INSTANCE)
+#define AP_TILES_INSTANCE(T, SR)                                             \
+  template void ap_close_block<T, SR>(const ap_matrix<T, SR> &, size_t, int, \
+                                      const ap_snap<T, T> &);                \
+  template void ap_close_block_hist<T, SR>(const ap_matrix<T, SR> &, size_t, \
+                                           const ap_hist<T, typename ap_word<T>::S> &);
+AP_INSTANTIATE_SR(AP_TILES_INSTANCE)
+#define AP_SNAPSHOT_INSTANCE(T)                              \
+  template void ap_take_snapshot<T, typename ap_word<T>::S>( \
+      const T *, const ap_snap_at &, const ap_snap<T, typename ap_word<T>::S> &);
+AP_INSTANTIATE(AP_SNAPSHOT_INSTANCE)

@@ -10,56 +10,56 @@
 #include "apsp.cuh"
 #include "warptile.cuh"
 
-/* The arithmetic of each work type in the kernel's words: the identity of the minimum, one
- * pair update (min (c, a + b)), and the running minimum v taking a tile's t, with the tile where
- * t is smaller. With next hops t either restarts each tile (its first term a + b, where single
+/* The arithmetic of each work type in the kernel's words, in semiring SR: the identity of the
+ * add, one pair update (for min.+ min (c, a + b)), and the running pick v taking a tile's t, with
+ * the tile where t is better. With next hops t either restarts each tile (its first term a + b, where single
  * and double spare an FMNMX) or runs on from v (RUNS_ON: the integer words, where a restart
  * cost the packed halves a min and a compare per tile; t <= v then). */
-template <class T> struct ap_words;
-template <class F> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
+template <class T, class SR> struct ap_words;
+template <class F, class SR> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
   typedef F W;
-  typedef ap_sr::add add;
+  typedef typename SR::add add;
   enum { E = 1, RUNS_ON = 0 };
-  static __device__ __forceinline__ W identity() { return add::empty<W>(); }
-  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term(a, b); }
+  static __device__ __forceinline__ W identity() { return add::template empty<W>(); }
+  static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term(a, b); }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return add::pick(c, term(a, b)); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (add::beats(t, v)) v = t, id = tile;
   }
 };
-template <> struct ap_words<float> : ap_words_fp<float> {};
-template <> struct ap_words<double> : ap_words_fp<double> {};
-template <> struct ap_words<uint32_t> { /* values below 2^31: no sum wraps */
+template <class SR> struct ap_words<float, SR> : ap_words_fp<float, SR> {};
+template <class SR> struct ap_words<double, SR> : ap_words_fp<double, SR> {};
+template <class SR> struct ap_words<uint32_t, SR> { /* min.+: values below 2^31, no sum wraps */
   typedef uint32_t W;
   enum { E = 1, RUNS_ON = 1 };
-  static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_u32(a, b); }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u32(a, b, c); }
+  static __device__ __forceinline__ W identity() { return SR::add::none_word; }
+  static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term_u32(a, b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return SR::step_u32(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    if (ap_sr::add::beats(t, v)) id = tile;
+    if (SR::add::beats(t, v)) id = tile;
     v = t;
   }
 };
-/* Two 16-bit values per word (values below 2^15: no half wraps, so a + b adds both halves).
- * keep without compares, as gpu_minplus's packed witness does: v - t (no half below 0) is
- * nonzero in each half that improved, capped at 1 and times the tile (which only grows) it
- * raises that half's id by a max. */
-template <> struct ap_words<uint16_t> {
+/* Two 16-bit values per word (min.+: values below 2^15, no half wraps, so a + b adds both halves).
+ * keep without compares, as gpu_minplus's packed witness does: how far each half moved (t only
+ * moves one way from v: moved_u16x2) is nonzero in each half that improved, capped at 1 and times
+ * the tile (which only grows) it raises that half's id by a max. */
+template <class SR> struct ap_words<uint16_t, SR> {
   typedef uint32_t W;
   enum { E = 2, RUNS_ON = 1 };
-  static __device__ __forceinline__ W identity() { return 0xffffffffu; }
-  static __device__ __forceinline__ W term(W a, W b) { return ap_sr::mul::term_u16x2(a, b); }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return ap_sr::step_u16x2(a, b, c); }
+  static __device__ __forceinline__ W identity() { return SR::add::none_word; }
+  static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term_u16x2(a, b); }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) { return SR::step_u16x2(a, b, c); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
-    id = __vmaxu2(id, __vminu2(v - t, 0x00010001u) * tile);
+    id = __vmaxu2(id, __vminu2(SR::add::moved_u16x2(v, t), 0x00010001u) * tile);
     v = t;
   }
 };
 
 /* The Op of warptile_kernel (warptile.cuh) for one step's product: ap_job in words. Outputs are
  * (row i, word jw); element jw * E + h of row i is half h of the word. */
-template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per block */
-  typedef ap_words<TE> Wd;
+template <class TE, class SR, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per block */
+  typedef ap_words<TE, SR> Wd;
   typedef typename Wd::W T;
   enum { E = Wd::E };
   struct Acc {
@@ -93,11 +93,11 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
   __device__ __forceinline__ void store(const Acc &x, int i, int jw) const {
     const T old = j.old[(size_t)i * j.ldo + jw];
     if constexpr (E == 1) {
-      const bool better = ap_sr::add::beats(x.v, old);
+      const bool better = SR::add::beats(x.v, old);
       if (better) j.out[(size_t)i * j.ldout + jw] = x.v;
       if (j.copy) j.copy[(size_t)i * j.ldcopy + jw] = better ? x.v : old;
     } else {
-      const uint32_t nv = ap_sr::add::pick_u16x2(x.v, old);
+      const uint32_t nv = SR::add::pick_u16x2(x.v, old);
       if (nv != old) j.out[(size_t)i * j.ldout + jw] = nv;
 #pragma unroll
       for (int h = 0; h < 2; h++) {
@@ -139,17 +139,17 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
         const T old = j.old[(size_t)p.x * j.ldo + p.y];
         const int q = a * NB + b;
         if constexpr (E == 1) {
-          if (ap_sr::add::beats(x.v, old)) {
+          if (SR::add::beats(x.v, old)) {
             j.out[(size_t)p.x * j.ldout + p.y] = x.v;
             tiles[q][lane] = (uint8_t)x.id;
             mine[0] |= 1u << q;
           }
         } else {
-          const T nv = ap_sr::add::pick_u16x2(x.v, old);
+          const T nv = SR::add::pick_u16x2(x.v, old);
           if (nv != old) j.out[(size_t)p.x * j.ldout + p.y] = nv;
 #pragma unroll
           for (int h = 0; h < E; h++)
-            if (half(nv, h) < half(old, h)) {
+            if (SR::add::beats(half(nv, h), half(old, h))) {
               tiles[q * E + h][lane] = (uint8_t)half(x.id, h);
               mine[h] |= 1u << q;
             }
@@ -172,13 +172,13 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
     vec16<TE> a[BK / P], b[BK / P];
 #pragma unroll
     for (int l = 0; l < BK / P; l++) a[l] = load16(ae + l * P), b[l] = load16(bt + l * P);
-    auto term = [&](int k) { return ap_work<TE>::sum(a[k / P].e[k % P], b[k / P].e[k % P]); };
-    typename ap_work<TE>::S least = term(0);
+    auto term = [&](int k) { return ap_work<TE, SR>::sum(a[k / P].e[k % P], b[k / P].e[k % P]); };
+    typename ap_word<TE>::S least = term(0);
     int w = k0;
 #pragma unroll
     for (int k = 1; k < BK; k++) {
       const auto t = term(k);
-      if (ap_sr::add::beats(t, least)) least = t, w = k0 + k;
+      if (SR::add::beats(t, least)) least = t, w = k0 + k;
     }
     return w;
   }
@@ -230,11 +230,12 @@ template <class TE, bool ARG, int BK, int NW> struct ap_op { /* NW: warps per bl
 
 /* One step's product on stream st: job.rows x job.cols words, job.depth deep, less the pivot's
  * tiles (and the next pivot's, job.skip_next). */
-template <class TE, bool ARG, class C>
-static void ap_product_cfg(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job,
-                           cudaStream_t st) {
-  typedef ap_op<TE, ARG, C::BK, C::NT / 32> Op;
-  const int E = ap_words<TE>::E, skip = AP_BLOCK * (job.skip_next ? 2 : 1);
+template <class TE, class SR, bool ARG, class C>
+static void
+ap_product_cfg(const ap_job<typename ap_words<TE, SR>::W, typename ap_words<TE, SR>::W> &job,
+               cudaStream_t st) {
+  typedef ap_op<TE, SR, ARG, C::BK, C::NT / 32> Op;
+  const int E = ap_words<TE, SR>::E, skip = AP_BLOCK * (job.skip_next ? 2 : 1);
   Op op = {job, job.skip_r >= 0 ? skip : 0, job.skip_c >= 0 ? skip / E : 0};
   const int rows = job.rows - op.skip_rows, cols = job.cols - op.skip_words;
   if (rows <= 0 || cols <= 0) return;
@@ -242,19 +243,21 @@ static void ap_product_cfg(const ap_job<typename ap_words<TE>::W, typename ap_wo
       <<<dim3(cols / C::BN, rows / C::BM), C::NT, 0, st>>>((int)job.ldb, job.depth, job.depth,
                                                            job.A, job.B, op);
 }
-template <class TE, bool ARG>
-static void ap_product(const ap_job<typename ap_words<TE>::W, typename ap_words<TE>::W> &job,
-                       cudaStream_t st) {
-  ap_product_cfg<TE, ARG, typename v3_cfg<typename ap_words<TE>::W, ARG>::type>(job, st);
+template <class TE, class SR, bool ARG>
+static void
+ap_product(const ap_job<typename ap_words<TE, SR>::W, typename ap_words<TE, SR>::W> &job,
+           cudaStream_t st) {
+  ap_product_cfg<TE, SR, ARG, typename v3_cfg<typename ap_words<TE, SR>::W, ARG>::type>(job, st);
 }
 
 /* The rest of a slab (step 4, or step 3 with paths), in place: A, the slab's column strip (its
  * copy or history, as words, AP_BLOCK deep) (x) rs, the strip's row strip. */
-template <class T>
-static ap_job<typename ap_words<T>::W, typename ap_words<T>::W>
-ap_rest_job(const ap_matrix<T> &m, size_t k0, const typename ap_words<T>::W *A, const T *rs) {
-  typedef typename ap_words<T>::W W;
-  const int E = ap_words<T>::E, B = AP_BLOCK;
+template <class T, class SR>
+static ap_job<typename ap_words<T, SR>::W, typename ap_words<T, SR>::W>
+ap_rest_job(const ap_matrix<T, SR> &m, size_t k0, const typename ap_words<T, SR>::W *A,
+            const T *rs) {
+  typedef typename ap_words<T, SR>::W W;
+  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
   const size_t ldw = m.np / E;
   ap_job<W, W> rest = {};
   rest.A = A, rest.lda = B, rest.B = (const W *)rs, rest.ldb = ldw;
@@ -264,27 +267,27 @@ ap_rest_job(const ap_matrix<T> &m, size_t k0, const typename ap_words<T>::W *A, 
   return rest;
 }
 
-template <class T>
-void ap_round_pivot(const ap_matrix<T> &m, size_t k0, const ap_snap<T, T> &tile,
-                    const ap_snap<T, typename ap_work<T>::S> &s) {
-  typedef typename ap_words<T>::W W;
-  const int E = ap_words<T>::E, B = AP_BLOCK;
+template <class T, class SR>
+void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, const ap_snap<T, T> &tile,
+                    const ap_snap<T, typename ap_word<T>::S> &s) {
+  typedef typename ap_words<T, SR>::W W;
+  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
   const size_t np = m.np, ldw = np / E, pr = k0 - m.r0;
-  ap_close_block<T>(m, k0, B, tile);
+  ap_close_block<T, SR>(m, k0, B, tile);
   ap_take_snapshot<T, W>(m.X, ap_snap_at{np, pr, k0, np, 0, B, AP_PV | AP_RS}, s);
   /* the row strip: pivot (x) row strip, from the copies */
   ap_job<W, W> row = {};
   row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
   row.ldo = ldw, row.out = (W *)m.X + pr * ldw, row.ldout = ldw;
   row.rows = B, row.cols = (int)ldw, row.depth = B, row.skip_r = -1, row.skip_c = (int)(k0 / E);
-  ap_product<T, false>(row, m.st);
+  ap_product<T, SR, false>(row, m.st);
 }
 
-template <class T>
-void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
-                   const ap_snap<T, typename ap_work<T>::S> &s) {
-  typedef typename ap_words<T>::W W;
-  const int E = ap_words<T>::E, B = AP_BLOCK;
+template <class T, class SR>
+void ap_round_slab(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                   const ap_snap<T, typename ap_word<T>::S> &s) {
+  typedef typename ap_words<T, SR>::W W;
+  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
   const size_t np = m.np, ldw = np / E;
   W *X = (W *)m.X;
   const W *rs = (const W *)strip;
@@ -296,24 +299,24 @@ void ap_round_slab(const ap_matrix<T> &m, size_t k0, const T *strip,
   col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
   col.rows = (int)m.rows, col.cols = B / E, col.depth = B, col.skip_r = m.pivot_rows(k0);
   col.skip_c = -1;
-  ap_product<T, false>(col, m.st);
-  ap_product<T, false>(ap_rest_job<T>(m, k0, s.cs2a, strip), m.st);
+  ap_product<T, SR, false>(col, m.st);
+  ap_product<T, SR, false>(ap_rest_job<T, SR>(m, k0, s.cs2a, strip), m.st);
 }
 
 /* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
  * and the row strip's, in place, whole or in parts (ap_rest_part). The next pivot's rows and
  * columns are its block rows k1 .. k1 + B - 1 over every column but the pivot's, then its
  * columns over every row but the pivot's and those; the others leave out both. */
-template <class T>
-void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
-                  const ap_hist<T, typename ap_work<T>::S> &h, ap_rest_part part) {
-  const int E = ap_words<T>::E, B = AP_BLOCK;
-  auto rest = ap_rest_job<T>(m, k0, h.csa, rs);
+template <class T, class SR>
+void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
+                  const ap_hist<T, typename ap_word<T>::S> &h, ap_rest_part part) {
+  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
+  auto rest = ap_rest_job<T, SR>(m, k0, h.csa, rs);
   rest.na = h.ncs, rest.ldna = B, rest.nout = m.N, rest.ldnout = m.np;
   rest.ae = h.cs, rest.lda_e = B, rest.bt = h.rst, rest.ldbt = B;
   if (part != AP_REST_NEXT) {
     rest.skip_next = part == AP_REST_OTHERS;
-    ap_product<T, true>(rest, m.st);
+    ap_product<T, SR, true>(rest, m.st);
     return;
   }
   const size_t k1 = k0 + B, r1 = k1 - m.r0; /* one slab: the next pivot's rows are here */
@@ -322,19 +325,19 @@ void ap_rest_hist(const ap_matrix<T> &m, size_t k0, const T *rs,
   rows.na += r1 * rows.ldna, rows.nout += r1 * rows.ldnout;
   rows.ae = h.cs + r1 * B;
   rows.rows = B, rows.skip_r = -1;
-  ap_product<T, true>(rows, m.st);
+  ap_product<T, SR, true>(rows, m.st);
   auto cols = rest;
   cols.B += k1 / E, cols.old += k1 / E, cols.out += k1 / E, cols.nout += k1;
   cols.bt = (const T *)h.rst + k1 * B;
   cols.cols = B / E, cols.skip_c = -1, cols.skip_next = true;
-  ap_product<T, true>(cols, m.st);
+  ap_product<T, SR, true>(cols, m.st);
 }
 
-#define AP_WARPTILE_INSTANCE(T)                                                        \
-  template void ap_round_pivot<T>(const ap_matrix<T> &, size_t, const ap_snap<T, T> &, \
-                                  const ap_snap<T, typename ap_work<T>::S> &);         \
-  template void ap_round_slab<T>(const ap_matrix<T> &, size_t, const T *,              \
-                                 const ap_snap<T, typename ap_work<T>::S> &);          \
-  template void ap_rest_hist<T>(const ap_matrix<T> &, size_t, const T *,               \
-                                const ap_hist<T, typename ap_work<T>::S> &, ap_rest_part);
-AP_INSTANTIATE(AP_WARPTILE_INSTANCE)
+#define AP_WARPTILE_INSTANCE(T, SR)                                                            \
+  template void ap_round_pivot<T, SR>(const ap_matrix<T, SR> &, size_t, const ap_snap<T, T> &, \
+                                      const ap_snap<T, typename ap_word<T>::S> &);             \
+  template void ap_round_slab<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,              \
+                                     const ap_snap<T, typename ap_word<T>::S> &);              \
+  template void ap_rest_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,               \
+                                    const ap_hist<T, typename ap_word<T>::S> &, ap_rest_part);
+AP_INSTANTIATE_SR(AP_WARPTILE_INSTANCE)
