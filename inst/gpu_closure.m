@@ -76,10 +76,7 @@ function A = adjacency (G, on_device)
     error ("cudakernels:invalidinput",
            "gpu_closure: G must be a real square logical or numeric matrix");
   endif
-  if (isfloat (G) && any (isnan (nonzeros (G))))
-    error ("cudakernels:invalidinput", "gpu_closure: G must not hold NaN (nonzero is an edge)");
-  endif
-  A = full (G != 0);
+  A = ck_as_logical ("gpu_closure", G, "G");
 endfunction
 
 ## The number of squarings of G | I that hold every path of up to n - 1 edges.

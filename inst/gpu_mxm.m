@@ -114,8 +114,8 @@ function [C, K] = gpu_mxm (A, B, semiring, varargin)
   sr = ck_semiring ("gpu_mxm", semiring, "SEMIRING");
   op = "minplus";
   if (strcmp (sr, "or.and"))
-    A = as_logical (A, "A");
-    B = as_logical (B, "B");
+    A = ck_as_logical ("gpu_mxm", A, "A");
+    B = ck_as_logical ("gpu_mxm", B, "B");
     op = "orand";
   endif
   [A, B, kernel, devices] = ck_matrix_args ("gpu_mxm", op, "warptile",
@@ -125,22 +125,6 @@ function [C, K] = gpu_mxm (A, B, semiring, varargin)
   else
     [C, K] = ck_product ("gpu_mxm", sr, A, B, kernel, devices);
   endif
-endfunction
-
-## or.and's operands as logical: nonzero is true, NaN an error as in Octave's
-## A & B; a gpu_array converts on its device.
-function X = as_logical (X, name)
-  if (isa (X, "gpu_array"))
-    X = to_class (X, "logical");
-  elseif (isnumeric (X) && isreal (X))
-    if (any (isnan (X(:))))
-      error ("cudakernels:invalidinput",
-             "gpu_mxm: %s has NaN, which or.and cannot take as true or false", name);
-    endif
-    X = full (X != 0);
-  elseif (islogical (X))
-    X = full (X);
-  endif   # anything else: ck_matrix_args says what is wrong
 endfunction
 
 ## Test helpers.  The reference is Octave's own formulation of the product.

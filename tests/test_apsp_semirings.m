@@ -121,8 +121,8 @@
 %!   for c = classes
 %!     for n = [1 2 7 31 40]
 %!       if (strcmp (sr{1}, "min.+") || any (strcmp (c{1}, {"uint8", "uint16", "uint32"})))
-%!         W = abs (graph (n, "double", "min.max", 0.3));   # nonnegative, Inf no edge
-%!         W = cast (W, c{1}); W(isinf (double (W))) = no_edge (c{1}, sr{1});
+%!         G = abs (graph (n, "double", "min.max", 0.3));   # nonnegative, Inf no edge
+%!         W = cast (G, c{1}); W(isinf (G)) = no_edge (c{1}, sr{1});
 %!       else
 %!         W = graph (n, c{1}, sr{1}, 0.3);
 %!       endif

@@ -146,10 +146,8 @@ __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32
     d = NEG ? (none ? -(Tc)INFINITY : (Tc)0 - (Tc)x) : (none ? (Tc)INFINITY : (Tc)x);
   } else if constexpr (mp_traits<Tc>::is_float) {
     d = NEG ? (Tc)0 - (Tc)x : (Tc)x; /* 0 - x: +0 for a zero length, -Inf for no path */
-  } else if constexpr (!mp_traits<T>::is_float) {
-    if (!NEG) d = (Tc)x;
-    else if (x >= ap_no_path<Tc, T>()) d = tr::lowest(), nx = 0;
-    else d = (Tc)(-(long long)x);
+  } else if constexpr (!mp_traits<T>::is_float) { /* min.+ alone: max.+ integers run in double */
+    d = (Tc)x;
   } else if (!NEG) {
     if (x >= (double)tr::empty()) d = tr::empty(), nx = 0;
     else if (x <= (double)tr::lowest()) d = tr::lowest();
@@ -226,18 +224,6 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
-/* A cycle of the shortest-path problem through vertex (0-based) v, as the caller's problem names
- * it: a negative cycle, or for max.+ (NEG) a positive one. */
-static ck_status ap_cycle_error(ck_apsp_args *a, bool neg, int v, bool diagonal) {
-  const char *sign = neg ? "positive" : "negative";
-  a->cycle_vertex = (size_t)v + 1;
-  const ck_status e = neg ? CK_ERR_POSCYCLE : CK_ERR_NEGCYCLE;
-  if (diagonal)
-    return ck_fail(e, "the graph has a %s cycle: vertex %zu has a %s weight to itself", sign,
-                   a->cycle_vertex, sign);
-  return ck_fail(e, "the graph has a %s cycle through vertex %zu", sign, a->cycle_vertex);
-}
-
 /* The whole device call for class Tc in work type T. */
 template <class Tc, class T, bool NEG>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
@@ -247,7 +233,7 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
   if (st == CK_OK) st = ap_rounds<T, sr_min_plus>(slabs, count, a);
   int found = INT_MAX;
   if (st == CK_OK) st = ap_cycle(parts, count, sc, found);
-  if (st == CK_OK && found != INT_MAX) st = ap_cycle_error(a, NEG, found, false);
+  if (st == CK_OK && found != INT_MAX) st = ck_apsp_unbounded(a, (size_t)found, 0);
   for (int i = 0; st == CK_OK && !in_place && i < count; i++) {
     const size_t cols = parts[i].cols;
     st = ck_device_use(parts[i].dev);
@@ -297,9 +283,8 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   ap_facts f;
   CK_TRY((ap_survey_all<Tc, NEG>(a, parts, count, sc, f)));
   if (f.nan || f.neginf)
-    return ck_fail(CK_ERR_INVALID, NEG ? "edge weights must not be NaN or +Inf (no edge is -Inf)"
-                                       : "edge weights must not be NaN or -Inf (no edge is +Inf)");
-  if (f.negdiag != INT_MAX) return ap_cycle_error(a, NEG, f.negdiag, true);
+    return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
+  if (f.negdiag != INT_MAX) return ck_apsp_unbounded(a, (size_t)f.negdiag, 1);
   /* max.+ on integers in double: the integer work types' "no path" is the class's intmax, which
    * in -W is the weight -intmax, a path (max.+'s none is intmin) */
   const ap_form form = mp_traits<Tc>::is_float ? ap_pick_float(a->t, f, a->n, a->plan->narrow)
@@ -309,8 +294,10 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                              : form == AP_U16    ? CK_UINT16
                                              : form == AP_DOUBLE ? CK_DOUBLE
                                                                  : a->t;
-  if (form == AP_U32) return ap_run<Tc, uint32_t, NEG>(a, parts, count, sc);
-  if (form == AP_U16) return ap_run<Tc, uint16_t, NEG>(a, parts, count, sc);
+  if constexpr (!NEG || mp_traits<Tc>::is_float) { /* max.+ integers never take these */
+    if (form == AP_U32) return ap_run<Tc, uint32_t, NEG>(a, parts, count, sc);
+    if (form == AP_U16) return ap_run<Tc, uint16_t, NEG>(a, parts, count, sc);
+  }
   if constexpr (mp_traits<Tc>::is_float) return ap_run<Tc, Tc, NEG>(a, parts, count, sc);
   else return ap_run<Tc, double, NEG>(a, parts, count, sc);
 }

@@ -11,39 +11,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ck.h"
+#include "ck_internal.h"
 #include "cpu_semiring.h"
 
 /* Rounds between looks at the caller's Ctrl-C. */
 #define CANCEL_EVERY 16
-
-/* What each semiring's paths are called, the weights it refuses, and its unbounded paths (a
- * diagonal better than the empty path) with their error. */
-typedef struct {
-  const char *paths, *refused, *cycle, *self;
-  ck_status unbounded;
-} kind;
-static const kind kinds[CK_NUM_SEMIRINGS] = {
-    [CK_SR_MIN_PLUS] = {"shortest", "NaN or -Inf (no edge is +Inf)", "negative cycle",
-                        "negative weight", CK_ERR_NEGCYCLE},
-    [CK_SR_MAX_PLUS] = {"longest", "NaN or +Inf (no edge is -Inf)", "positive cycle",
-                        "positive weight", CK_ERR_POSCYCLE},
-    [CK_SR_MAX_MIN] = {"widest", "NaN (no edge is -Inf)", "", "", CK_OK},
-    [CK_SR_MIN_MAX] = {"minimax", "NaN (no edge is +Inf)", "", "", CK_OK},
-    [CK_SR_MAX_TIMES] = {"most reliable", "NaN or negative (no edge is 0 or -Inf)",
-                         "cycle whose product exceeds 1", "weight above 1", CK_ERR_POSCYCLE},
-};
-
-/* A path through vertex i (0-based) better than any bound: a cycle better than the empty path,
- * or (self) a weight to itself better than it. */
-static ck_status unbounded(ck_apsp_args *a, ck_semiring s, size_t i, int self) {
-  const kind *k = &kinds[s];
-  a->cycle_vertex = i + 1;
-  if (self)
-    return ck_fail(k->unbounded, "the graph has a %s: vertex %zu has a %s to itself", k->cycle,
-                   i + 1, k->self);
-  return ck_fail(k->unbounded, "the graph has a %s through vertex %zu", k->cycle, i + 1);
-}
 
 /* Weights refused besides NaN, by the multiply: a sum through the infinity opposite "no edge"
  * would be unbounded (or NaN where it meets the other); products are of weights >= 0, where -Inf
@@ -101,10 +73,10 @@ static ck_status unbounded(ck_apsp_args *a, ck_semiring s, size_t i, int self) {
     for (size_t k = 0; k < n; k++) {                                                           \
       if (k % CANCEL_EVERY == 0 && a->cancelled && a->cancelled(a->ctx))                       \
         return ck_fail(CK_ERR_INTERRUPTED, "%s paths (cpu): interrupted at vertex %zu of %zu", \
-                       kinds[SE].paths, k, n);                                                 \
+                       ck_apsp_paths(SE), k, n);                                               \
       ROUND(D, a->P, n, k, NONE);                                                              \
       for (size_t i = 0; i < n; i++)                                                           \
-        if (CK_CPU_BETTER_##ADD(D[i + i * n], ONE)) return unbounded(a, SE, i, 0);             \
+        if (CK_CPU_BETTER_##ADD(D[i + i * n], ONE)) return ck_apsp_unbounded(a, i, 0);         \
       if (a->progress && k % 256 == 255) a->progress(a->ctx, k + 1, n);                        \
     }                                                                                          \
     return CK_OK;                                                                              \
@@ -112,21 +84,21 @@ static ck_status unbounded(ck_apsp_args *a, ck_semiring s, size_t i, int self) {
 
 /* D and P before the first round: W with the diagonal ONE (W(i, i) added to it, which only an
  * unbounded path changes), no edge NONE; P(i, j) = i where there is an edge. */
-#define FW_START(NAME, T, WT, ADD, MUL, SE)                                                 \
-  static ck_status NAME(ck_apsp_args *a, WT *work, WT NONE, WT NOEDGE, WT ONE) {            \
-    const size_t n = a->n;                                                                  \
-    for (size_t j = 0; j < n; j++)                                                          \
-      for (size_t i = 0; i < n; i++) {                                                      \
-        const size_t idx = i + j * n;                                                       \
-        const WT v = ((const T *)a->W)[idx];                                                \
-        if (v != v || REFUSED_##MUL(v, NONE))                                               \
-          return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", kinds[SE].refused); \
-        if (i == j && CK_CPU_BETTER_##ADD(v, ONE)) return unbounded(a, SE, i, 1);           \
-        const int edge = i != j && CK_CPU_BETTER_##ADD(v, NOEDGE);                          \
-        work[idx] = i == j ? ONE : edge ? v : NONE;                                         \
-        if (a->P) a->P[idx] = edge ? (int32_t)(i + 1) : 0;                                  \
-      }                                                                                     \
-    return CK_OK;                                                                           \
+#define FW_START(NAME, T, WT, ADD, MUL, SE)                                                   \
+  static ck_status NAME(ck_apsp_args *a, WT *work, WT NONE, WT NOEDGE, WT ONE) {              \
+    const size_t n = a->n;                                                                    \
+    for (size_t j = 0; j < n; j++)                                                            \
+      for (size_t i = 0; i < n; i++) {                                                        \
+        const size_t idx = i + j * n;                                                         \
+        const WT v = ((const T *)a->W)[idx];                                                  \
+        if (v != v || REFUSED_##MUL(v, NONE))                                                 \
+          return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(SE)); \
+        if (i == j && CK_CPU_BETTER_##ADD(v, ONE)) return ck_apsp_unbounded(a, i, 1);         \
+        const int edge = i != j && CK_CPU_BETTER_##ADD(v, NOEDGE);                            \
+        work[idx] = i == j ? ONE : edge ? v : NONE;                                           \
+        if (a->P) a->P[idx] = edge ? (int32_t)(i + 1) : 0;                                    \
+      }                                                                                       \
+    return CK_OK;                                                                             \
   }
 
 /* The whole call for semiring SE on class T. Floating point works in D itself (it may be W:
@@ -142,7 +114,7 @@ static ck_status unbounded(ck_apsp_args *a, ck_semiring s, size_t i, int self) {
     WT *work = F ? (WT *)a->D : malloc(n * n * sizeof(WT));                                   \
     if (!work)                                                                                \
       return ck_fail(CK_ERR_OUTOFMEMORY, "%s paths (cpu): no host memory for n = %zu",        \
-                     kinds[SE].paths, n);                                                     \
+                     ck_apsp_paths(SE), n);                                                   \
     ck_status s = START(a, work, none, noedge, (WT)CK_CPU_UNIT_##MUL(lo, hi));                \
     if (s == CK_OK) s = ALL(a, work, none, (WT)CK_CPU_UNIT_##MUL(lo, hi));                    \
     if (s == CK_OK && !F)                                                                     \
@@ -170,25 +142,7 @@ typedef ck_status run_fn(ck_apsp_args *a);
 static run_fn *const runs[CK_NUM_SEMIRINGS][CK_NUM_DTYPES] = {CK_CPU_EACH_NUMERIC(FW_ENTRY_)};
 
 ck_status ck_apsp_cpu(ck_apsp_args *a) {
-  const ck_semiring s = a->semiring;
-  const ck_dtype t = a->t;
-  if ((unsigned)s >= CK_NUM_SEMIRINGS || s == CK_SR_OR_AND)
-    return ck_fail(CK_ERR_INVALID, "paths take min.+, max.+, max.min, min.max or max.*, not %s",
-                   ck_semiring_name(s));
-  const char *paths = kinds[s].paths, *name = ck_dtype_name(t);
-  if ((unsigned)t >= CK_INT64)
-    return ck_fail(CK_ERR_INVALID,
-                   "%s paths take double, single and integers up to 32 bits, not %s", paths, name);
-  if (!runs[s][t]) /* max.* */
-    return ck_fail(CK_ERR_INVALID,
-                   "%s paths (%s) take double and single, not %s: an integer product saturates "
-                   "after a few factors",
-                   paths, ck_semiring_name(s), name);
-  if (s == CK_SR_MAX_PLUS && (t == CK_UINT8 || t == CK_UINT16 || t == CK_UINT32))
-    return ck_fail(CK_ERR_INVALID,
-                   "longest paths (max.+) take signed classes: in %s \"no edge\" would be intmin, "
-                   "0, a weight like any other",
-                   name);
+  CK_TRY(ck_apsp_check(a->semiring, a->t)); /* the planner's rules: a direct call meets them too */
   if (a->n == 0) return CK_OK;
-  return runs[s][t](a);
+  return runs[a->semiring][a->t](a);
 }

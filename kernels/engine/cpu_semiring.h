@@ -11,9 +11,9 @@
  *                               (floating point: -Inf to Inf): the result of k = 0, "no path"
  *   CK_CPU_MUL_<MUL>(a, b)      the multiply of two terms (integers: in a wide type that holds it
  *                               exactly; the references saturate it to the class after)
- *   CK_CPU_ONE_<MUL>            the multiply's identity: the empty path
- *   CK_CPU_UNIT_<MUL>(LO, HI)   the same in a class whose values run from LO to HI (floating
- *                               point: -Inf to Inf), for every multiply: min's is HI, max's LO */
+ *   CK_CPU_UNIT_<MUL>(LO, HI)   the multiply's identity, the empty path, in a class whose values
+ *                               run from LO to HI (floating point: -Inf to Inf): min's and max's
+ *                               are their identities as adds */
 #ifndef CK_CPU_SEMIRING_H
 #define CK_CPU_SEMIRING_H
 
@@ -26,14 +26,13 @@
 #define CK_CPU_EMPTY_MAX(LO, HI) (LO)
 
 #define CK_CPU_MUL_PLUS(a, b) ((a) + (b))
-#define CK_CPU_ONE_PLUS 0
 /* min and max as multiplies ignore a NaN operand, as Octave's min (a, b) and max (a, b) do */
 #define CK_CPU_MUL_MIN(a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
 #define CK_CPU_MUL_MAX(a, b) ((b) > (a) || (a) != (a) ? (b) : (a))
 #define CK_CPU_MUL_TIMES(a, b) ((a) * (b))
 #define CK_CPU_UNIT_PLUS(LO, HI) 0
-#define CK_CPU_UNIT_MIN(LO, HI) (HI)
-#define CK_CPU_UNIT_MAX(LO, HI) (LO)
+#define CK_CPU_UNIT_MIN(LO, HI) CK_CPU_EMPTY_MIN(LO, HI)
+#define CK_CPU_UNIT_MAX(LO, HI) CK_CPU_EMPTY_MAX(LO, HI)
 #define CK_CPU_UNIT_TIMES(LO, HI) 1
 
 /* An integer class T's bounds, and a wide type for its terms (by its size B in bytes). */

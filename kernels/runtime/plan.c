@@ -330,11 +330,40 @@ ck_status ck_apsp_check_class(ck_dtype t) {
  * closure is gpu_closure's); max.* takes the classes of its product; max.+ on an unsigned class
  * would have no value below every weight to mean "no edge". The GPU rounds take min.+, and max.+
  * as min.+ on -W (apsp.cu); the others run on the CPU reference. */
-static ck_status check_apsp_semiring(ck_semiring s, ck_dtype t, int kernel) {
-  const char *name = ck_plan_semiring_name((int)s);
+/* What each path problem is called, the weights it refuses, and its unbounded paths (a diagonal
+ * better than the empty path) with their error: the words of the CPU reference and the GPU's. */
+typedef struct {
+  const char *paths, *refused, *cycle, *self;
+  ck_status unbounded;
+} apsp_kind;
+static const apsp_kind apsp_kinds[CK_NUM_SEMIRINGS] = {
+    [CK_SR_MIN_PLUS] = {"shortest", "NaN or -Inf (no edge is +Inf)", "negative cycle",
+                        "negative weight", CK_ERR_NEGCYCLE},
+    [CK_SR_MAX_PLUS] = {"longest", "NaN or +Inf (no edge is -Inf)", "positive cycle",
+                        "positive weight", CK_ERR_POSCYCLE},
+    [CK_SR_MAX_MIN] = {"widest", "NaN (no edge is -Inf)", "", "", CK_OK},
+    [CK_SR_MIN_MAX] = {"minimax", "NaN (no edge is +Inf)", "", "", CK_OK},
+    [CK_SR_MAX_TIMES] = {"most reliable", "NaN or negative (no edge is 0 or -Inf)",
+                         "cycle whose product exceeds 1", "weight above 1", CK_ERR_POSCYCLE},
+};
+
+const char *ck_apsp_paths(ck_semiring s) { return apsp_kinds[s].paths; }
+
+const char *ck_apsp_refused(ck_semiring s) { return apsp_kinds[s].refused; }
+
+ck_status ck_apsp_unbounded(ck_apsp_args *a, size_t i, int self) {
+  const apsp_kind *k = &apsp_kinds[a->semiring];
+  a->cycle_vertex = i + 1;
+  if (self)
+    return ck_fail(k->unbounded, "the graph has a %s: vertex %zu has a %s to itself", k->cycle,
+                   i + 1, k->self);
+  return ck_fail(k->unbounded, "the graph has a %s through vertex %zu", k->cycle, i + 1);
+}
+
+ck_status ck_apsp_check(ck_semiring s, ck_dtype t) {
   if (s == CK_SR_OR_AND)
     return ck_fail(CK_ERR_INVALID, "paths take min.+, max.+, max.min, min.max or max.*, not %s",
-                   name);
+                   ck_plan_semiring_name((int)s));
   CK_TRY(ck_semiring_check(s, t));
   CK_TRY(ck_apsp_check_class(t));
   if (s == CK_SR_MAX_PLUS && (t == CK_UINT8 || t == CK_UINT16 || t == CK_UINT32))
@@ -342,10 +371,15 @@ static ck_status check_apsp_semiring(ck_semiring s, ck_dtype t, int kernel) {
                    "longest paths (max.+) take signed classes: in %s no value lies below every "
                    "weight to mean \"no edge\"",
                    ck_dtype_name(t));
+  return CK_OK;
+}
+
+static ck_status check_apsp_semiring(ck_semiring s, ck_dtype t, int kernel) {
+  CK_TRY(ck_apsp_check(s, t));
   if (kernel == CK_APSP_GPU && s != CK_SR_MIN_PLUS && s != CK_SR_MAX_PLUS)
     return ck_fail(CK_ERR_INVALID,
                    "paths over %s run on the \"cpu\" kernel; the GPU rounds take min.+ and max.+",
-                   name);
+                   ck_plan_semiring_name((int)s));
   return CK_OK;
 }
 

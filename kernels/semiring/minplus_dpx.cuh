@@ -178,32 +178,9 @@ template <class TC, bool FLIP> struct mp_raw_a {
   }
 };
 
-/* Elem: the pair of elements that makes one "B" word. */
-template <class TC, bool FLIP> struct mp_raw_b {
-  typedef typename std::conditional<sizeof(TC) == 2, uint32_t, uint16_t>::type Elem;
-  typedef typename std::conditional<sizeof(TC) == 2, uint4, uint2>::type Raw;
-  static __device__ __forceinline__ Raw load(const Elem *p) { return *(const Raw *)p; }
-  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
-    vec16<uint32_t> v;
-    if constexpr (sizeof(TC) == 2) {
-      v.e[0] = mp_raw_flip<TC, FLIP>(r.x);
-      v.e[1] = mp_raw_flip<TC, FLIP>(r.y);
-      v.e[2] = mp_raw_flip<TC, FLIP>(r.z);
-      v.e[3] = mp_raw_flip<TC, FLIP>(r.w);
-    } else {
-      r.x = mp_raw_flip<TC, FLIP>(r.x);
-      r.y = mp_raw_flip<TC, FLIP>(r.y);
-      v.e[0] = __byte_perm(r.x, 0, 0x4140);
-      v.e[1] = __byte_perm(r.x, 0, 0x4342);
-      v.e[2] = __byte_perm(r.y, 0, 0x4140);
-      v.e[3] = __byte_perm(r.y, 0, 0x4342);
-    }
-    return v;
-  }
-};
-
-/* 32-bit classes read as they are (a batch of pages, mp_dpx_raw_page_op): four words, each one
- * "A" or "B" word, the top bit flipped where FLIP. */
+/* Words read as they are, four at a time, each flipped where FLIP: the 32-bit classes' "A" or
+ * "B" words (a batch of pages, mp_dpx_raw_page_op), and the 16-bit classes' "B" words, each a
+ * pair of elements. */
 template <class TC, bool FLIP> struct mp_raw_word {
   typedef uint32_t Elem;
   typedef uint4 Raw;
@@ -217,6 +194,28 @@ template <class TC, bool FLIP> struct mp_raw_word {
     return v;
   }
 };
+
+/* The 8-bit classes' "B" words: each pair of elements (Elem) widened into a word's halves. */
+template <class TC, bool FLIP> struct mp_raw_b_bytes {
+  typedef uint16_t Elem;
+  typedef uint2 Raw;
+  static __device__ __forceinline__ Raw load(const Elem *p) { return *(const Raw *)p; }
+  static __device__ __forceinline__ vec16<uint32_t> widen(Raw r) {
+    vec16<uint32_t> v;
+    r.x = mp_raw_flip<TC, FLIP>(r.x);
+    r.y = mp_raw_flip<TC, FLIP>(r.y);
+    v.e[0] = __byte_perm(r.x, 0, 0x4140);
+    v.e[1] = __byte_perm(r.x, 0, 0x4342);
+    v.e[2] = __byte_perm(r.y, 0, 0x4140);
+    v.e[3] = __byte_perm(r.y, 0, 0x4342);
+    return v;
+  }
+};
+
+/* Elem: the pair of elements that makes one "B" word. */
+template <class TC, bool FLIP>
+using mp_raw_b = typename std::conditional<sizeof(TC) == 2, mp_raw_word<TC, FLIP>,
+                                           mp_raw_b_bytes<TC, FLIP>>::type;
 
 template <class TC, bool ARG, class SR> struct mp_dpx_raw_op : mp_dpx_op<SR, true, ARG, TC> {
   typedef mp_raw_a<TC, mp_raw_flips<TC, SR>> SrcA;

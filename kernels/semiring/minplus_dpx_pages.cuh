@@ -40,9 +40,8 @@ struct mp_dpx_page_sums : mp_dpx_sums<SR, PACK, TC> {
 template <class TC, class SR> __device__ __forceinline__ uint32_t mp_raw_word_out(uint32_t v) {
   if constexpr (SR::by_order) /* in the class already: a signed class's top bits flip back */
     return !std::is_signed<TC>::value ? v
-           : sizeof(TC) == 4          ? v ^ 0x80000000u
-           : sizeof(TC) == 2          ? v ^ 0x80008000u
-                                      : v ^ 0x00800080u;
+           : sizeof(TC) == 1          ? v ^ 0x00800080u /* a byte in each half */
+                                      : mp_raw_flip<TC, true>(v);
   else if constexpr (std::is_same<TC, int32_t>::value) return min(v, 0x7fffffffu);
   else if constexpr (std::is_same<TC, uint32_t>::value) return v; /* every sum fits */
   else if constexpr (std::is_same<TC, int16_t>::value) return __vminu2(v, 0x7fff7fffu);
