@@ -4,48 +4,114 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{r} =} bench_paths ()
 ## @deftypefnx {} {@var{r} =} bench_paths (@var{name}, @var{value}, @dots{})
-## gpu_apsp's other path problems against shortest paths on the GPU: longest
-## paths (@qcode{"max.+"}) beside min.+ on the same graphs, negated, whole calls
-## from Octave on gpu_arrays (a sync before and after each, tic and toc), D
-## alone and with P, the builds alternating within each repetition; the median
-## of the repetitions.  The weights are random fractions in [0, 1000) with half
-## the edges missing, so single and double run in their own class.
+## gpu_apsp on every path problem against the rate of its own semiring's
+## product.  For each semiring and class: whole calls from Octave on gpu_arrays
+## (a sync before and after each, tic and toc; the survey and conversions
+## included), D alone and with P, the median of the repetitions, as n^3 pair
+## updates a second; beside it the product of the same semiring and class at
+## 8192 timed between CUDA events in the same run (gpu_mxm's plan, "time").
 ##
-## Options: @qcode{"sizes"} (struct: class -> sizes, default single 4096 and
-## 8192, double 4096), @qcode{"reps"} (default 3).  Prints a row per class and
-## size and returns a struct array of them.
+## The graphs: half the edges missing, weights random fractions in [0, 1000)
+## for single and double (so they run in their own class) and integers 0..999
+## for the integer classes; for max.+ the weights negated (no positive cycle),
+## for max.* mapped into (0, 1].
+##
+## Options: @qcode{"sizes"} (default 16384), @qcode{"semirings"} (default all
+## five), @qcode{"classes"} (default single, double, int32, int16),
+## @qcode{"reps"} (default 3), @qcode{"product_n"} (default 8192),
+## @qcode{"cpu_n"} (default 2048: the "cpu" kernel once on a graph of that size,
+## for scale; 0: not run).  Prints a row per semiring, class and size and
+## returns a struct array of them.
 ## @end deftypefn
 
 function r = bench_paths (varargin)
-  o = struct ("sizes", struct ("single", [4096 8192], "double", 4096), "reps", 3);
+  o = struct ("sizes", 16384, "semirings", {{"min.+", "max.+", "max.min", "min.max", "max.*"}},
+              "classes", {{"single", "double", "int32", "int16"}}, "reps", 3, "product_n", 8192,
+              "cpu_n", 2048);
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
-  printf ("gpu_apsp's path problems on %s: whole calls on gpu_arrays, ms\n", gpu_info ()(1).name);
-  printf ("%-7s %6s %10s %10s %10s %10s %8s %8s\n", "class", "n", "min.+ D", "min.+ D+P",
-          "max.+ D", "max.+ D+P", "D ratio", "D+P");
-  r = struct ("class", {}, "n", {}, "ms", {});
-  for cls = fieldnames (o.sizes)'
-    for n = o.sizes.(cls{1})
-      W = rand (n, cls{1}) * 1000;
-      W(rand (n) > 0.5) = Inf;
-      L = -W;   # the same graph for max.+: no edge -Inf
-      G = {gpu_array(W), gpu_array(L)};
-      semirings = {"min.+", "max.+"};
-      t = zeros (2, 2, o.reps);
-      for rep = 1:o.reps
-        for s = 1:2
+  printf ("gpu_apsp's path problems on %s: whole calls on gpu_arrays (n^3 pairs / s)\n",
+          gpu_info ()(1).name);
+  printf ("%-8s %-7s %6s %6s %10s %10s %8s %9s %8s %8s %9s\n", "semiring", "class", "n",
+          "work", "D ms", "D+P ms", "D Tpair", "product", "share", "P cost", "cpu Gpair");
+  r = struct ("semiring", {}, "class", {}, "n", {}, "ms", {}, "product", {}, "cpu", {});
+  for sr = o.semirings
+    for cls = o.classes
+      if (! takes (sr{1}, cls{1}))
+        continue;
+      endif
+      rate = product_rate (sr{1}, cls{1}, o.product_n);
+      cpu = cpu_rate (sr{1}, cls{1}, o.cpu_n);
+      for n = o.sizes
+        G = gpu_array (graph (n, cls{1}, sr{1}));
+        t = zeros (2, o.reps);
+        timed (G, sr{1}, false);   # warm-up
+        for rep = 1:o.reps
           for p = 1:2
-            t(s, p, rep) = timed (G{s}, semirings{s}, p == 2);
+            t(p, rep) = timed (G, sr{1}, p == 2);
           endfor
         endfor
+        plan = __cudakernels__ ("last_plan");
+        clear G;
+        ms = 1e3 * median (t, 2);
+        tpair = n ^ 3 / (ms(1) * 1e-3) / 1e12;
+        printf ("%-8s %-7s %6d %6s %10.1f %10.1f %8.2f %9.2f %7.1f%% %8.2f %9.2f\n", sr{1},
+                cls{1}, n, plan.work, ms(1), ms(2), tpair, rate, 100 * tpair / rate,
+                ms(2) / ms(1), cpu);
+        r(end+1) = struct ("semiring", sr{1}, "class", cls{1}, "n", n, "ms", ms,
+                           "product", rate, "cpu", cpu);
       endfor
-      ms = 1e3 * median (t, 3);
-      printf ("%-7s %6d %10.1f %10.1f %10.1f %10.1f %8.3f %8.3f\n", cls{1}, n, ms(1, 1), ...
-              ms(1, 2), ms(2, 1), ms(2, 2), ms(2, 1) / ms(1, 1), ms(2, 2) / ms(1, 2));
-      r(end+1) = struct ("class", cls{1}, "n", n, "ms", ms);
     endfor
   endfor
+endfunction
+
+## The path problems' classes (gpu_apsp's rules): max.* floating point, max.+ signed.
+function yes = takes (sr, cls)
+  yes = (! (strcmp (sr, "max.*") && ! any (strcmp (cls, {"single", "double"})))
+         && ! (strcmp (sr, "max.+") && cls(1) == "u"));
+endfunction
+
+## The semiring's product of the class at n, between CUDA events, in Tpair/s.
+function rate = product_rate (sr, cls, n)
+  flags = {};
+  if (any (strcmp (cls, {"single", "double"})))
+    flags = {"fractions"};
+  endif
+  __cudakernels__ ("time", "product", sr, cls, "warptile", [n n n], 1, 1, flags{:});
+  t = __cudakernels__ ("time", "product", sr, cls, "warptile", [n n n], 0, 3, flags{:});
+  rate = n ^ 3 / (median (t) * 1e-3) / 1e12;
+endfunction
+
+## The "cpu" kernel's D and P on a graph of n vertices, once, in Gpair/s (NaN: not run).
+function rate = cpu_rate (sr, cls, n)
+  rate = NaN;
+  if (n > 0)
+    W = graph (n, cls, sr);
+    t0 = tic ();
+    [D, P] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+    rate = n ^ 3 / toc (t0) / 1e9;
+  endif
+endfunction
+
+function W = graph (n, cls, sr)
+  if (any (strcmp (cls, {"single", "double"})))
+    W = rand (n, cls) * 1000;
+  else
+    W = randi ([0 999], n);
+  endif
+  none = rand (n) > 0.5;
+  switch (sr)
+    case "max.+"
+      W = -W; W(none) = -Inf;
+    case "max.*"
+      W = (W + 1) / 1001; W(none) = 0;   # (0, 1): no cycle multiplies above 1
+    case "max.min"
+      W(none) = -Inf;
+    otherwise
+      W(none) = Inf;
+  endswitch
+  W = cast (W, cls);   # integers: +-Inf saturate to intmax and intmin, "no edge"
 endfunction
 
 function t = timed (G, sr, paths)

@@ -99,7 +99,7 @@ has_step narrow && bench_step bench_narrow.txt "integer-valued single and double
   "bench_narrow ('csv', '$out/bench_narrow.csv');"
 has_step pages && bench_step bench_pages.txt "paged products and small calls" \
   "bench_pages ('csv', '$out/bench_pages.csv');"
-has_step paths && bench_step bench_paths.txt "gpu_apsp's path problems: max.+ beside min.+" \
+has_step paths && bench_step bench_paths.txt "gpu_apsp's path problems: every semiring beside its product" \
   "bench_paths ();"
 has_step apsp && bench_step bench_apsp.txt "APSP: gpu_apsp against gpu_minplus, squaring and the CPU reference" \
   "bench_apsp ('csv', '$out/bench_apsp.csv'); bench_squaring ();"

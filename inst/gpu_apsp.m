@@ -95,10 +95,14 @@
 ## classes and refuses @code{+Inf} weights; its integer lengths saturate to the
 ## class; it runs on the GPU as shortest paths on @code{-W}, exactly (a zero
 ## length comes out @code{+0}).  @qcode{"max.*"} takes single and double
-## weights that are not negative.  @qcode{"max.min"}, @qcode{"min.max"} and
-## @qcode{"max.*"} run on the @qcode{"cpu"} kernel, which takes every one of
-## them (plain Floyd--Warshall, with the same @var{P} rule); on the GPU they are
-## refused with @code{cudakernels:invalidinput}.
+## weights that are not negative.  On the GPU @qcode{"max.min"} and
+## @qcode{"min.max"} run single and double in their class and the integer
+## classes on keys that keep the order of the weights (32-bit words, or two
+## 16-bit keys a word), so every answer is exact; @qcode{"max.*"} runs in the
+## class.  The @qcode{"cpu"} kernel takes every one of them (plain
+## Floyd--Warshall, with the same @var{P} rule), and the GPU's @var{D} and
+## @var{P} equal it bit for bit but for the sign of a zero where @var{W} holds
+## both @code{-0} and @code{+0}.
 ##
 ## Several GPUs: the option @qcode{"devices"} (numbers as @code{gpu_device ()}
 ## lists them) shares the rows of the work out among the listed GPUs, in whole

@@ -8,6 +8,7 @@
 ## @command{compute-sanitizer}: each work type (single, double, the 32-bit and
 ## packed 16-bit DPX forms, integers in double), one round and several, with
 ## and without the paths, zero-weight cycles, gpu_array input, the path walk, a negative cycle,
+## every path problem (max.+, max.min, min.max, max.*) in each class it takes,
 ## bad input, the interrupt and the out-of-memory path; and the rows shared
 ## among two and three shares on one GPU (@qcode{"devices"}, the strip copies
 ## between them and a gpu_array's rows copied).  Prints
@@ -69,6 +70,13 @@ function sanitize_apsp (mode = "all")
           error ("sanitize_apsp: max.+ %s n = %d differs from the CPU reference", cases{q, 1}, n);
         endif
       endif
+      others = {"max.min", "min.max", "max.*"};
+      if (strcmp (mode, "racecheck"))   # one a class: max.* in single, keys of 32 and 16 bits
+        others = others([3 1 2 1](q));
+      endif
+      for sr = others
+        compare_semiring (C, none, cases{q, 1}, sr{1}, n);
+      endfor
     endfor
   endfor
   if (! isempty (share_classes))
@@ -116,6 +124,27 @@ function shares (n, classes)
   __cudakernels__ ("settings", old);
   if (! isequal (gather (D), Dr) || ! isequal (gather (P), Pr))
     error ("sanitize_apsp: a gpu_array's copied rows give another result");
+  endif
+endfunction
+
+## The GPU's widest, minimax or most reliable paths against the CPU reference,
+## on the graph C (weights 0..9, no edge where `none`) in class cls.
+function compare_semiring (C, none, cls, sr, n)
+  if (strcmp (sr, "max.*"))
+    if (isinteger (cast (0, cls)))
+      return;
+    endif
+    C = 2 .^ -C; C(none) = 0;
+  elseif (strcmp (sr, "max.min"))
+    C(none) = -Inf;
+  else
+    C(none) = Inf;
+  endif
+  W = cast (C, cls);   # integers: +-Inf saturate to intmax and intmin, "no edge"
+  [D, P] = gpu_apsp (W, "semiring", sr);
+  [Dr, Pr] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+  if (! isequal (D, Dr) || ! isequal (P, Pr) || ! isequal (gpu_apsp (W, "semiring", sr), Dr))
+    error ("sanitize_apsp: %s %s n = %d differs from the CPU reference", sr, cls, n);
   endif
 endfunction
 

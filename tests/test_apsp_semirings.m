@@ -6,8 +6,9 @@
 ## kernel against Octave's own plain Floyd-Warshall over each semiring (D and
 ## P, integer lengths exact and saturated at the end), every path walked
 ## through P against D, the no-edge and diagonal rules, the errors; the GPU's
-## max.+ (shortest paths on -W) against the cpu kernel bit for bit, in every
-## signed class, over several rounds, on gpu_arrays and two shares.  Weights
+## rounds against the cpu kernel bit for bit for every semiring and class, over
+## several rounds, at the classes' extremes, with ties, on gpu_arrays and
+## shares.  Weights
 ## are integers (or powers of two for max.*), so every length is exact.  Run by
 ## tests/run_tests.m.
 
@@ -191,12 +192,83 @@
 %!error <not or.and> gpu_apsp ([0 1; 1 0], "semiring", "or.and", "kernel", "cpu")
 %!error <unknown semiring "min.min"> gpu_apsp ([0 1; 1 0], "semiring", "min.min")
 
+%!function v = ifelse_none (sr, lo, hi)
+%!  ## "no edge" of the class for the semiring: hi for min.max, lo for max.min
+%!  if (strcmp (sr, "min.max"))
+%!    v = hi;
+%!  else
+%!    v = lo;
+%!  endif
+%!endfunction
+
 %!testif ; gpu_available ()
-%! ## on the GPU: max.min, min.max and max.* are refused, leaving nothing behind
+%! ## the GPU's widest, minimax and most reliable paths are the cpu kernel's, bit
+%! ## for bit: single and double in their class (max.min on -W), integers on
+%! ## keys (32-bit words, 16-bit halves), over one round and several
+%! rand ("seed", 13);
 %! for sr = {"max.min", "min.max", "max.*"}
-%!   expect_error (@() gpu_apsp ([0 1; 1 0], "semiring", sr{1}), "cudakernels:invalidinput",
-%!                 "\"cpu\" kernel");
+%!   classes = {"double", "single", "int8", "int16", "int32", "uint8", "uint16", "uint32"};
+%!   if (strcmp (sr{1}, "max.*"))
+%!     classes = {"double", "single"};
+%!   endif
+%!   for c = classes
+%!     for n = [1 2 31 257 300]
+%!       W = graph (n, c{1}, sr{1}, 0.2);
+%!       [D, P] = gpu_apsp (W, "semiring", sr{1});
+%!       [R, RP] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!       what = sprintf ("%s %s n = %d", sr{1}, c{1}, n);
+%!       assert (strcmp (class (D), c{1}), [what ": class"]);
+%!       assert (isequal (D, R), [what ": D differs"]);
+%!       assert (isequal (P, RP), [what ": P differs"]);
+%!       assert (isequal (gpu_apsp (W, "semiring", sr{1}), R), [what ": D alone differs"]);
+%!     endfor
+%!   endfor
 %! endfor
+%! ## the whole range of each integer class, its extremes included: "no edge" is
+%! ## intmax (min.max) or intmin (max.min), the other extreme a weight
+%! for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32"}
+%!   lo = double (intmin (c{1})); hi = double (intmax (c{1}));
+%!   for sr = {"max.min", "min.max"}
+%!     W = lo + floor (rand (200) * (hi - lo + 1));
+%!     W(rand (200) > 0.05) = ifelse_none (sr{1}, lo, hi);
+%!     W(1, 2) = ifelse_none (sr{1}, hi, lo);   # the opposite extreme is an edge
+%!     W = cast (W, c{1});
+%!     [D, P] = gpu_apsp (W, "semiring", sr{1});
+%!     [R, RP] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!     assert (isequal (D, R) && isequal (P, RP), sprintf ("%s %s: extremes", sr{1}, c{1}));
+%!   endfor
+%! endfor
+%! ## ties everywhere (few distinct weights), gpu_arrays on two and three shares
+%! for sr = {"max.min", "min.max", "max.*"}
+%!   for c = {"single", "int16"}
+%!     if (strcmp (sr{1}, "max.*") && strcmp (c{1}, "int16"))
+%!       continue;
+%!     endif
+%!     W = graph (600, c{1}, sr{1}, 0.05);
+%!     if (! strcmp (sr{1}, "max.*"))
+%!       W(W != no_edge (c{1}, sr{1})) = mod (W(W != no_edge (c{1}, sr{1})), 3);
+%!     endif
+%!     [R, RP] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!     for shares = {[1 1], [1 1 1]}
+%!       [GD, GP] = gpu_apsp (gpu_array (W), "semiring", sr{1}, "devices", shares{1});
+%!       what = sprintf ("%s %s, %d shares", sr{1}, c{1}, numel (shares{1}));
+%!       assert (isequal (gather (GD), R) && isequal (gather (GP), RP), what);
+%!       clear GD GP;
+%!     endfor
+%!   endfor
+%! endfor
+%! ## max.*: a cycle whose product exceeds 1, found in the rounds and on the diagonal
+%! C = graph (300, "double", "max.*", 0.1); C(C > 0.5) = 0.5; C(7, 200) = 4; C(200, 7) = 0.5;
+%! expect_error (@() gpu_apsp (C, "semiring", "max.*"), "cudakernels:positivecycle",
+%!               "product exceeds 1");
+%! expect_error (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*"), "cudakernels:positivecycle",
+%!               "vertex 2");
+%! expect_error (@() gpu_apsp ([0 -0.5; 1 0], "semiring", "max.*"), "cudakernels:invalidinput",
+%!               "negative");
+%! expect_error (@() gpu_apsp ([0 1; NaN 0], "semiring", "max.min"), "cudakernels:invalidinput",
+%!               "NaN");
+%! expect_error (@() gpu_apsp ([NaN 1; 2 0], "semiring", "min.max"), "cudakernels:invalidinput",
+%!               "NaN");
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()

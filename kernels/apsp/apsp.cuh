@@ -79,6 +79,14 @@
 template <class T> struct ap_word { typedef T S; };
 template <> struct ap_word<uint16_t> { typedef uint32_t S; };
 
+/* "No path" in the rounds of semiring SR on work type W, and their identity of the add: the add's
+ * empty reduction, but 0 for max.*, whose values are never negative: max's -Inf would make NaN
+ * (-Inf * 0) and +Inf (-Inf * -Inf) of padding in a product. */
+template <class SR, class W> __host__ __device__ __forceinline__ W ap_zero() {
+  if constexpr (std::is_same<SR, sr_max_times>::value) return (W)0;
+  else return SR::add::template empty<W>();
+}
+
 /* The term of two work values in semiring SR (semiring.cuh), in the word. The rounds take the
  * semiring as a template argument; its matrix (ap_matrix) carries it. */
 template <class T, class SR> struct ap_work {
@@ -240,7 +248,13 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
   MACRO(float, sr_min_plus)      \
   MACRO(double, sr_min_plus)     \
   MACRO(uint32_t, sr_min_plus)   \
-  MACRO(uint16_t, sr_min_plus)
+  MACRO(uint16_t, sr_min_plus)   \
+  MACRO(float, sr_min_max)       \
+  MACRO(double, sr_min_max)      \
+  MACRO(uint32_t, sr_min_max)    \
+  MACRO(uint16_t, sr_min_max)    \
+  MACRO(float, sr_max_times)     \
+  MACRO(double, sr_max_times)
 #define AP_INSTANTIATE(MACRO) \
   MACRO(float)                \
   MACRO(double)               \

@@ -16,20 +16,34 @@
  * and double spare an FMNMX) or runs on from v (RUNS_ON: the integer words, where a restart
  * cost the packed halves a min and a compare per tile; t <= v then). */
 template <class T, class SR> struct ap_words;
-template <class F, class SR> struct ap_words_fp { /* single and double: one FADD and one FMNMX */
+/* Single and double: min.+ one FADD and one FMNMX, min.max two FMNMX, max.* an FMUL and an FMNMX.
+ * Double min.max compares and selects (SELECTS): fmin and fmax cost about nine instructions
+ * each on sm_90 for their rules on NaN and zeros (semiring.cuh), and the rounds see no NaN. */
+template <class F, class SR> struct ap_words_fp {
   typedef F W;
   typedef typename SR::add add;
+  typedef typename SR::mul mul;
   enum { E = 1, RUNS_ON = 0 };
-  static __device__ __forceinline__ W identity() { return add::template empty<W>(); }
-  static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term(a, b); }
-  static __device__ __forceinline__ W addmin(W a, W b, W c) { return add::pick(c, term(a, b)); }
+  static constexpr bool SELECTS = SR::by_order && sizeof(F) == 8;
+  static __device__ __forceinline__ W identity() { return ap_zero<SR, W>(); }
+  static __device__ __forceinline__ W term(W a, W b) {
+    if constexpr (SELECTS) return mul::beats(a, b) ? a : b;
+    else return mul::term(a, b);
+  }
+  static __device__ __forceinline__ W addmin(W a, W b, W c) {
+    const W t = term(a, b);
+    if constexpr (SELECTS) return add::beats(t, c) ? t : c;
+    else return add::pick(c, t);
+  }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (add::beats(t, v)) v = t, id = tile;
   }
 };
 template <class SR> struct ap_words<float, SR> : ap_words_fp<float, SR> {};
 template <class SR> struct ap_words<double, SR> : ap_words_fp<double, SR> {};
-template <class SR> struct ap_words<uint32_t, SR> { /* min.+: values below 2^31, no sum wraps */
+/* Unsigned words: min.+ values below 2^31 (no sum wraps) on DPX min-add; min.max keys of the whole
+ * word on two VIMNMX. */
+template <class SR> struct ap_words<uint32_t, SR> {
   typedef uint32_t W;
   enum { E = 1, RUNS_ON = 1 };
   static __device__ __forceinline__ W identity() { return SR::add::none_word; }
@@ -40,7 +54,8 @@ template <class SR> struct ap_words<uint32_t, SR> { /* min.+: values below 2^31,
     v = t;
   }
 };
-/* Two 16-bit values per word (min.+: values below 2^15, no half wraps, so a + b adds both halves).
+/* Two 16-bit values per word (min.+: values below 2^15, no half wraps, so a + b adds both halves;
+ * min.max: keys of the whole half, two SIMD compares).
  * keep without compares, as gpu_minplus's packed witness does: how far each half moved (t only
  * moves one way from v: moved_u16x2) is nonzero in each half that improved, capped at 1 and times
  * the tile (which only grows) it raises that half's id by a max. */

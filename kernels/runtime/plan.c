@@ -328,8 +328,8 @@ ck_status ck_apsp_check_class(ck_dtype t) {
 
 /* The path problems the semiring and class pose (ck.h: the contract): or.and is not one (its
  * closure is gpu_closure's); max.* takes the classes of its product; max.+ on an unsigned class
- * would have no value below every weight to mean "no edge". The GPU rounds take min.+, and max.+
- * as min.+ on -W (apsp.cu); the others run on the CPU reference. */
+ * would have no value below every weight to mean "no edge". The GPU rounds and the CPU reference
+ * take them all (apsp.cu: how each runs on the rounds). */
 /* What each path problem is called, the weights it refuses, and its unbounded paths (a diagonal
  * better than the empty path) with their error: the words of the CPU reference and the GPU's. */
 typedef struct {
@@ -374,15 +374,6 @@ ck_status ck_apsp_check(ck_semiring s, ck_dtype t) {
   return CK_OK;
 }
 
-static ck_status check_apsp_semiring(ck_semiring s, ck_dtype t, int kernel) {
-  CK_TRY(ck_apsp_check(s, t));
-  if (kernel == CK_APSP_GPU && s != CK_SR_MIN_PLUS && s != CK_SR_MAX_PLUS)
-    return ck_fail(CK_ERR_INVALID,
-                   "paths over %s run on the \"cpu\" kernel; the GPU rounds take min.+ and max.+",
-                   ck_plan_semiring_name((int)s));
-  return CK_OK;
-}
-
 ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   const ck_call c = {(int)a->semiring,
                      where,
@@ -391,7 +382,7 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
                      a->devices,
                      a->P != NULL};
   describe(&c, CK_OP_APSP, pl);
-  CK_TRY(check_apsp_semiring(a->semiring, a->t, a->kernel));
+  CK_TRY(ck_apsp_check(a->semiring, a->t));
   if (a->kernel == CK_APSP_CPU) {
     CK_TRY(check_cpu_kernel(where, a->devices));
     pl->move = CK_MOVE_CPU;
