@@ -12,9 +12,11 @@
 ## 8192 timed between CUDA events in the same run (gpu_mxm's plan, "time").
 ##
 ## The graphs: half the edges missing, weights random fractions in [0, 1000)
-## for single and double (so they run in their own class) and integers 0..999
-## for the integer classes; for max.+ the weights negated (no positive cycle),
-## for max.* mapped into (0, 1].
+## for single and double (so they run in their own class, or on int32 ranks)
+## and integers 0..999 for the integer classes and for the "few" rows of max.min
+## and min.max in single and double (16-bit keys); for max.+ the weights negated
+## (no positive cycle), for max.* mapped into (0, 1).  The product beside each
+## row runs on data of the same kind.
 ##
 ## Options: @qcode{"sizes"} (default 16384), @qcode{"semirings"} (default all
 ## five), @qcode{"classes"} (default single, double, int32, int16),
@@ -33,36 +35,57 @@ function r = bench_paths (varargin)
   endfor
   printf ("gpu_apsp's path problems on %s: whole calls on gpu_arrays (n^3 pairs / s)\n",
           gpu_info ()(1).name);
-  printf ("%-8s %-7s %6s %6s %10s %10s %8s %9s %8s %8s %9s\n", "semiring", "class", "n",
-          "work", "D ms", "D+P ms", "D Tpair", "product", "share", "P cost", "cpu Gpair");
-  r = struct ("semiring", {}, "class", {}, "n", {}, "ms", {}, "product", {}, "cpu", {});
+  printf ("%-8s %-7s %-4s %6s %6s %10s %10s %8s %9s %8s %8s %9s\n", "semiring", "class",
+          "data", "n", "work", "D ms", "D+P ms", "D Tpair", "product", "share", "P cost",
+          "cpu Gpair");
+  r = struct ("semiring", {}, "class", {}, "data", {}, "n", {}, "ms", {}, "product", {},
+              "cpu", {});
   for sr = o.semirings
     for cls = o.classes
       if (! takes (sr{1}, cls{1}))
         continue;
       endif
-      rate = product_rate (sr{1}, cls{1}, o.product_n);
-      cpu = cpu_rate (sr{1}, cls{1}, o.cpu_n);
-      for n = o.sizes
-        G = gpu_array (graph (n, cls{1}, sr{1}));
-        t = zeros (2, o.reps);
-        timed (G, sr{1}, false);   # warm-up
-        for rep = 1:o.reps
-          for p = 1:2
-            t(p, rep) = timed (G, sr{1}, p == 2);
-          endfor
-        endfor
-        plan = __cudakernels__ ("last_plan");
-        clear G;
-        ms = 1e3 * median (t, 2);
-        tpair = n ^ 3 / (ms(1) * 1e-3) / 1e12;
-        printf ("%-8s %-7s %6d %6s %10.1f %10.1f %8.2f %9.2f %7.1f%% %8.2f %9.2f\n", sr{1},
-                cls{1}, n, plan.work, ms(1), ms(2), tpair, rate, 100 * tpair / rate,
-                ms(2) / ms(1), cpu);
-        r(end+1) = struct ("semiring", sr{1}, "class", cls{1}, "n", n, "ms", ms,
-                           "product", rate, "cpu", cpu);
+      for data = kinds (sr{1}, cls{1})
+        r = [r, measure(sr{1}, cls{1}, data{1}, o)];
       endfor
     endfor
+  endfor
+endfunction
+
+## The kinds of weights a row is timed on: "many" distinct values (fractions for single and
+## double), and for the comparing semirings in single and double also "few" (integers
+## 0..999), which they run on 16-bit keys.
+function k = kinds (sr, cls)
+  k = {"many"};
+  if (any (strcmp (sr, {"max.min", "min.max"})) && any (strcmp (cls, {"single", "double"})))
+    k{end+1} = "few";
+  endif
+endfunction
+
+## One semiring, class and kind of data at each size: its rows.
+function r = measure (sr, cls, data, o)
+  r = struct ("semiring", {}, "class", {}, "data", {}, "n", {}, "ms", {}, "product", {},
+              "cpu", {});
+  rate = product_rate (sr, cls, data, o.product_n);
+  cpu = cpu_rate (sr, cls, data, o.cpu_n);
+  for n = o.sizes
+    G = gpu_array (graph (n, cls, sr, data));
+    t = zeros (2, o.reps);
+    timed (G, sr, false);   # warm-up
+    for rep = 1:o.reps
+      for p = 1:2
+        t(p, rep) = timed (G, sr, p == 2);
+      endfor
+    endfor
+    plan = __cudakernels__ ("last_plan");
+    clear G;
+    ms = 1e3 * median (t, 2);
+    tpair = n ^ 3 / (ms(1) * 1e-3) / 1e12;
+    printf ("%-8s %-7s %-4s %6d %6s %10.1f %10.1f %8.2f %9.2f %7.1f%% %8.2f %9.2f\n",
+            sr, cls, data, n, plan.work, ms(1), ms(2), tpair, rate,
+            100 * tpair / rate, ms(2) / ms(1), cpu);
+    r(end+1) = struct ("semiring", sr, "class", cls, "data", data, "n", n, "ms", ms,
+                       "product", rate, "cpu", cpu);
   endfor
 endfunction
 
@@ -73,10 +96,15 @@ function yes = takes (sr, cls)
 endfunction
 
 ## The semiring's product of the class at n, between CUDA events, in Tpair/s.
-function rate = product_rate (sr, cls, n)
+## On data of the same kind: integers 0..999 ("few"), fractions, or for the comparing
+## semirings in double integers of 0..2^20 - 1 (many distinct values: int32 ranks).
+function rate = product_rate (sr, cls, data, n)
   flags = {};
-  if (any (strcmp (cls, {"single", "double"})))
+  if (strcmp (data, "many") && any (strcmp (cls, {"single", "double"})))
     flags = {"fractions"};
+    if (any (strcmp (sr, {"max.min", "min.max"})) && strcmp (cls, "double"))
+      flags = {"wide"};
+    endif
   endif
   __cudakernels__ ("time", "product", sr, cls, "warptile", [n n n], 1, 1, flags{:});
   t = __cudakernels__ ("time", "product", sr, cls, "warptile", [n n n], 0, 3, flags{:});
@@ -84,18 +112,18 @@ function rate = product_rate (sr, cls, n)
 endfunction
 
 ## The "cpu" kernel's D and P on a graph of n vertices, once, in Gpair/s (NaN: not run).
-function rate = cpu_rate (sr, cls, n)
+function rate = cpu_rate (sr, cls, data, n)
   rate = NaN;
   if (n > 0)
-    W = graph (n, cls, sr);
+    W = graph (n, cls, sr, data);
     t0 = tic ();
     [D, P] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
     rate = n ^ 3 / toc (t0) / 1e9;
   endif
 endfunction
 
-function W = graph (n, cls, sr)
-  if (any (strcmp (cls, {"single", "double"})))
+function W = graph (n, cls, sr, data)
+  if (strcmp (data, "many") && any (strcmp (cls, {"single", "double"})))
     W = rand (n, cls) * 1000;
   else
     W = randi ([0 999], n);

@@ -83,6 +83,12 @@ function sanitize_apsp (mode = "all")
     shares (share_n, share_classes);
     progress ("shares");
   endif
+  if (! strcmp (mode, "racecheck"))   # widest paths on ranks: uint16 and int32 keys
+    C = randi ([1 9], 1024); C(rand (1024) > 0.02) = Inf;
+    compare_semiring (C, isinf (C), "double", "max.min", 1024);
+    compare_semiring (C + rand (1024), isinf (C), "double", "min.max", 1024);
+    progress ("ranks");
+  endif
   G = gpu_array (single (C));
   [DG, PG] = gpu_apsp (G);
   gpu_path (PG, [1 2 3], [3 2 1]);

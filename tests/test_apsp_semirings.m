@@ -257,6 +257,42 @@
 %!     endfor
 %!   endfor
 %! endfor
+%! ## single and double on the ranks of their values (from n = 1024): the class
+%! ## path's D and P (narrowing off), uint16 keys for few distinct values, int32
+%! ## for many (double), and ranks ruled out by -0 beside +0
+%! for sr = {"max.min", "min.max"}
+%!   for c = {"double", "single"}
+%!     for distinct = [40 1e9]
+%!       W = graph (1100, "double", sr{1}, 0.01);
+%!       e = W != no_edge ("double", sr{1});
+%!       W(e) = ceil (rand (nnz (e), 1) * distinct) / 8;
+%!       if (distinct > 1e6)
+%!         W(3, 5) = -0; W(5, 3) = 0;   # rules ranks out
+%!       endif
+%!       W = cast (W, c{1});
+%!       [D, P] = gpu_apsp (W, "semiring", sr{1});
+%!       plan = __cudakernels__ ("last_plan");
+%!       old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%!       [R, RP] = gpu_apsp (W, "semiring", sr{1});
+%!       __cudakernels__ ("settings", old);
+%!       what = sprintf ("%s %s, %g distinct, %s", sr{1}, c{1}, distinct, plan.work);
+%!       assert (isequal (D, R) && isequal (P, RP), [what ": not the class path's"]);
+%!       if (distinct < 100)
+%!         assert (plan.work, "uint16", what);
+%!         [C, CP] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!         assert (isequal (D, C) && isequal (P, CP), [what ": not the cpu kernel's"]);
+%!       else
+%!         assert (plan.work, c{1}, what);
+%!       endif
+%!     endfor
+%!   endfor
+%! endfor
+%! W = graph (1100, "double", "min.max", 0.1); W(W < Inf) = rand (nnz (W < Inf), 1);
+%! [D, P] = gpu_apsp (W, "semiring", "min.max");
+%! plan = __cudakernels__ ("last_plan");
+%! [C, CP] = gpu_apsp (W, "semiring", "min.max", "kernel", "cpu");
+%! assert (plan.work, "uint32");
+%! assert (isequal (D, C) && isequal (P, CP), "double on int32 ranks: not the cpu kernel's");
 %! ## max.*: a cycle whose product exceeds 1, found in the rounds and on the diagonal
 %! C = graph (300, "double", "max.*", 0.1); C(C > 0.5) = 0.5; C(7, 200) = 4; C(200, 7) = 0.5;
 %! expect_error (@() gpu_apsp (C, "semiring", "max.*"), "cudakernels:positivecycle",
@@ -310,6 +346,24 @@
 %!   [R, RP] = gpu_apsp (W, "semiring", "max.+", "kernel", "cpu");
 %!   assert (R(1, 2) == lo + 1 && RP(1, 2) == 1 && R(1, 3) == lo && RP(1, 3) == 0, c{1});
 %!   assert (isequal (D, R) && isequal (P, RP), [c{1} ": next to intmin"]);
+%! endfor
+%! ## W none above 0: -W's sums on the integer words ("no path" -intmin for int8
+%! ## and int16), the lengths next to intmin exact there too
+%! for c = {"int8", "int16", "int32"}
+%!   lo = double (intmin (c{1}));
+%!   W = -randi ([0 20], 300); W(rand (300) > 0.05) = lo;
+%!   W(1:4, :) = lo; W(:, 1:4) = lo;   # vertices 1 to 4 apart from the rest
+%!   W(1:4, 1:4) = [0 -27 lo lo; lo 0 lo+28 lo; lo lo 0 -1; lo lo lo 0];
+%!   W = cast (W, c{1});
+%!   [D, P] = gpu_apsp (W, "semiring", "max.+");
+%!   plan = __cudakernels__ ("last_plan");
+%!   [R, RP] = gpu_apsp (W, "semiring", "max.+", "kernel", "cpu");
+%!   assert (R(1, 3) == lo + 1 && RP(1, 3) == 2 && R(1, 4) == lo && RP(1, 4) == 0, c{1});
+%!   assert (isequal (D, R) && isequal (P, RP), [c{1} ": on words"]);
+%!   assert (isequal (gpu_apsp (W, "semiring", "max.+"), R), [c{1} ": D alone on words"]);
+%!   if (! strcmp (c{1}, "int32"))   # int32's longest paths could reach intmax: double
+%!     assert (any (strcmp (plan.work, {"uint16", "uint32"})), [c{1} ": " plan.work]);
+%!   endif
 %! endfor
 %! C = graph (300, "double", "max.+", 0.1); C(7, 200) = 5; C(200, 7) = -4;
 %! expect_error (@() gpu_apsp (C, "semiring", "max.+"), "cudakernels:positivecycle",

@@ -11,6 +11,8 @@
  *           P = P' (the same strict improvements in the same order); a positive cycle is a
  *           negative cycle of -W, and max.+'s "no edge" (-Inf, intmin) is min.+'s once negated.
  *           A zero length comes back +0: sums of -W's zeros can give -0 where W's give +0.
+ *           Integer classes run on the integer words where W has no weight above 0, else in
+ *           double (ap_pick).
  *   max.min as min.max on -W (single, double) or on reversed keys (integers, below).
  * max.min and min.max only compare, so integer classes run on unsigned keys, W's values mapped
  * one to one and in order (reversed for max.min) onto 0 .. intmax - intmin: 32-bit words for
@@ -148,6 +150,7 @@ template <class Tc, class T, int S> __host__ __device__ __forceinline__ T ap_no_
   typedef ap_problem<S> Pb;
   if constexpr (mp_traits<T>::is_float || !Pb::SUMS) return ap_zero<typename Pb::SR, T>();
   else if constexpr (mp_traits<Tc>::is_float) return sizeof(T) == 2 ? (T)INT16_MAX : (T)INT32_MAX;
+  else if constexpr (Pb::REV && sizeof(Tc) < 4) return (T)(-(long long)mp_traits<Tc>::lowest());
   else return (T)mp_traits<Tc>::empty();
 }
 
@@ -227,8 +230,14 @@ __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32
     d = none ? inf : Pb::REV ? (Tc)0 - (Tc)x : (Tc)x;
   } else if constexpr (mp_traits<Tc>::is_float && Pb::SUMS) {
     d = Pb::REV ? (Tc)0 - (Tc)x : (Tc)x; /* 0 - x: +0 for a zero length, -Inf for no path */
-  } else if constexpr (Pb::SUMS && !mp_traits<T>::is_float) { /* min.+ on integer words */
-    d = (Tc)x;
+  } else if constexpr (Pb::SUMS && !mp_traits<T>::is_float) { /* integer words */
+    if constexpr (Pb::REV) { /* at "no path" or beyond: a length of intmin or less, none */
+      const bool none = x >= ap_no_path<Tc, T, S>();
+      d = none ? mp_traits<Tc>::lowest() : (Tc)(-(long long)x);
+      if (none) nx = 0;
+    } else {
+      d = (Tc)x;
+    }
   } else {
     bool none;
     d = ap_out_value<T, Tc, S>(x, none);
@@ -265,9 +274,16 @@ template <class Tc, int S> static ap_form ap_pick(const ck_apsp_args *a, const a
   if constexpr (mp_traits<Tc>::is_float)
     return Pb::SUMS ? ap_pick_float(a->t, f, a->n, a->plan->narrow) : AP_CLASS;
   else if constexpr (!Pb::SUMS) /* keys */ return sizeof(Tc) == 4 ? AP_U32 : AP_U16;
-  else /* max.+ on integers in double: the integer work types' "no path" is the class's intmax,
-        * which in -W is the weight -intmax, a path (max.+'s none is intmin) */
-    return Pb::REV ? AP_DOUBLE : ap_pick_form(a->t, f);
+  else if constexpr (!Pb::REV) return ap_pick_form(a->t, f);
+  else { /* max.+: -W's sums on words where -W has no negative weight (W none above 0); the
+          * words' "no path" is -intmin (ap_no_path) where the sums cannot wrap: int8 on 16-bit
+          * halves (at most 128 + 128), int16 on 32-bit words; int32 keeps intmax, exact where
+          * no path of -W reaches it, as for single and double */
+    if (f.lo < 0) return AP_DOUBLE;
+    if (sizeof(Tc) < 4) return sizeof(Tc) == 1 ? AP_U16 : AP_U32;
+    const double longest = f.lo <= f.hi ? (double)(a->n - 1) * (double)f.hi : 0.0;
+    return longest < INT32_MAX ? AP_U32 : AP_DOUBLE;
+  }
 }
 
 /* What each share's device keeps beside its rows: the survey's facts and the unbounded-cycle
@@ -369,8 +385,8 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
   return CK_OK;
 }
 
-/* The work types each problem and class may take: the sums of integers never take the integer
- * words for max.+ (ap_pick), single and double only with the sums, the keys only without. */
+/* The work types each problem and class may take: integer words for the sums (ap_pick) and as
+ * keys, single and double's own class for all but their sums on words. */
 template <class Tc, int S>
 static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
   typedef ap_problem<S> Pb;
@@ -385,7 +401,7 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                              : form == AP_U16    ? CK_UINT16
                                              : form == AP_DOUBLE ? CK_DOUBLE
                                                                  : a->t;
-  if constexpr (!Pb::TIMES && (is_float ? Pb::SUMS : !(Pb::SUMS && Pb::REV))) {
+  if constexpr (!Pb::TIMES && (!is_float || Pb::SUMS)) {
     if (form == AP_U32) return ap_run<Tc, uint32_t, S>(a, parts, count, sc);
     if (form == AP_U16) return ap_run<Tc, uint16_t, S>(a, parts, count, sc);
   }
@@ -411,8 +427,15 @@ static ck_status ap_problem_parts(ck_apsp_args *a, const ck_apsp_part *parts, in
   switch (a->semiring) {
   case CK_SR_MIN_PLUS: return ap_class_parts<Tc, CK_SR_MIN_PLUS>(a, parts, count);
   case CK_SR_MAX_PLUS: return ap_class_parts<Tc, CK_SR_MAX_PLUS>(a, parts, count);
-  case CK_SR_MIN_MAX: return ap_class_parts<Tc, CK_SR_MIN_MAX>(a, parts, count);
-  case CK_SR_MAX_MIN: return ap_class_parts<Tc, CK_SR_MAX_MIN>(a, parts, count);
+  case CK_SR_MIN_MAX:
+  case CK_SR_MAX_MIN:
+    if constexpr (mp_traits<Tc>::is_float) {
+      int done = 0;
+      CK_TRY(ap_try_ranks(a, parts, count, &done));
+      if (done) return CK_OK;
+    }
+    return a->semiring == CK_SR_MIN_MAX ? ap_class_parts<Tc, CK_SR_MIN_MAX>(a, parts, count)
+                                        : ap_class_parts<Tc, CK_SR_MAX_MIN>(a, parts, count);
   case CK_SR_MAX_TIMES:
     if constexpr (mp_traits<Tc>::is_float)
       return ap_class_parts<Tc, CK_SR_MAX_TIMES>(a, parts, count);

@@ -48,7 +48,7 @@
  * row history and the row strip's, one after the other), the column strip and step 3 the slab
  * phase.
  *
- * Work types (the element of X):
+ * Work types (the element of X), for min.+ (the others: apsp.cu, ap_problem):
  *   float, double      single and double data (+Inf: no edge; NaN and -Inf are refused)
  *   uint32_t           nonnegative int32 and uint16 data: DPX 32-bit min-add; sums of two values
  *                      up to 2^31 - 1 never wrap a 32-bit word
@@ -58,7 +58,10 @@
  * so a path of length intmax or more counts as no path. Integer data with negative weights, and
  * uint32, run in double, where every sum is exact (|sum| < 2^53). Single and double data whose
  * weights are nonnegative integers run in uint16_t or uint32_t when every path length fits below
- * "no edge" (32767 or 2^31 - 1; apsp.cu, ap_pick_float), with the same D and P. */
+ * "no edge" (32767 or 2^31 - 1; apsp.cu, ap_pick_float), with the same D and P. max.+ runs as
+ * min.+ on -W, its int8 and int16 with "no edge" -intmin (128, 32768: on halves and on words).
+ * min.max (and max.min) runs single and double in their class and integers on keys (uint32_t,
+ * uint16_t: all of each word or half, no sums), max.* single and double with "no edge" 0. */
 #ifndef CK_APSP_CUH
 #define CK_APSP_CUH
 
@@ -241,6 +244,11 @@ void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
  * stop early and the slabs' neg flags say where. */
 template <class T, class SR>
 ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
+
+/* Widest and minimax paths of single and double weights on the ranks of their values
+ * (apsp_ranks.cu): *done = 1 where they ran so (D and P the class path's), else 0 and nothing
+ * run. */
+ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, int *done);
 
 /* Every work type of every semiring the rounds take (SR), and every work type (the pieces that
  * do not depend on the semiring). */

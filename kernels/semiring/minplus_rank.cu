@@ -29,37 +29,9 @@
 #include <cub/cub.cuh>
 
 #include "minplus.cuh"
+#include "ranks.cuh"
 
-/* A value's bits as an unsigned key in the value's order: negatives reversed below the
- * positives. NaN is never keyed (it rules ranks out). */
-template <class T> struct mr_key;
-template <> struct mr_key<float> {
-  typedef uint32_t K;
-  static __device__ K of(float x) {
-    const K b = __float_as_uint(x);
-    return b >> 31 ? ~b : b | 0x80000000u;
-  }
-  static __device__ float value(K k) { return __uint_as_float(k >> 31 ? k & 0x7fffffffu : ~k); }
-};
-template <> struct mr_key<double> {
-  typedef unsigned long long K;
-  static __device__ K of(double x) {
-    const K b = (K)__double_as_longlong(x);
-    return b >> 63 ? ~b : b | (1ull << 63);
-  }
-  static __device__ double value(K k) {
-    return __longlong_as_double((long long)(k >> 63 ? k & ~(1ull << 63) : ~k));
-  }
-};
-
-enum { MR_NAN = 1, MR_NEG_ZERO = 2, MR_POS_ZERO = 4 };
-
-/* What the host reads back: the flags seen among the values and the count of distinct values. */
-typedef struct {
-  unsigned flags, distinct;
-} mr_verdict;
-
-static bool mr_ruled_out(unsigned flags) {
+bool mr_ruled_out(unsigned flags) {
   return (flags & MR_NAN) || (flags & (MR_NEG_ZERO | MR_POS_ZERO)) == (MR_NEG_ZERO | MR_POS_ZERO);
 }
 
@@ -109,25 +81,13 @@ __global__ void mr_values_out(const R *__restrict__ ranks, const typename mr_key
   if (i < count) C[i] = mr_key<T>::value(table[ranks[i]]);
 }
 
-/* The ranks of a call: A's at ranks, B's after them (or B's are A's), and the table. */
-template <class T> struct mr_ranks {
-  typedef typename mr_key<T>::K K;
-  size_t na, count;
-  bool same; /* B is A */
-  uint32_t *ranks;
-  K *table;
-  mr_verdict verdict;
-};
-
 static void *mr_alloc(size_t bytes, bool *ok) {
   void *p = NULL;
   if (*ok && ck_dev_alloc(&p, bytes) != CK_OK) *ok = false;
   return p;
 }
 
-/* Sort, scan and scatter, then the verdict to the host. *ok = false, with nothing kept, where
- * there is no room (the class path needs none of this). */
-template <class T> static ck_status mr_make_ranks(const ck_product *p, mr_ranks<T> *r, bool *ok) {
+template <class T> ck_status mr_make_ranks(const T *A, const T *B, mr_ranks<T> *r, bool *ok) {
   typedef typename mr_key<T>::K K;
   const int n_items = (int)r->count;
   K *keys[2];
@@ -155,7 +115,7 @@ template <class T> static ck_status mr_make_ranks(const ck_product *p, mr_ranks<
     pb = cub::DoubleBuffer<uint32_t>(pos[0], pos[1]);
     s = ck_cuda_check(cudaMemsetAsync(dv, 0, sizeof *dv), "clearing the verdict of ranks");
     mr_keys<T><<<grid_for(r->count / 4 + 1, MP_THREADS), MP_THREADS>>>(
-        (const T *)p->A, r->na, (const T *)p->B, r->count, kb.Current(), pb.Current(), dv);
+        A, r->na, B, r->count, kb.Current(), pb.Current(), dv);
   }
   if (*ok && s == CK_OK)
     s = ck_cuda_check(cub::DeviceRadixSort::SortPairs(tmp, sort_bytes, kb, pb, n_items),
@@ -187,6 +147,10 @@ template <class T> static ck_status mr_make_ranks(const ck_product *p, mr_ranks<
   return s;
 }
 
+template ck_status mr_make_ranks<float>(const float *, const float *, mr_ranks<float> *, bool *);
+template ck_status mr_make_ranks<double>(const double *, const double *, mr_ranks<double> *,
+                                         bool *);
+
 /* The product on the ranks in class IT, and C's ranks back to values. */
 template <class T, class IT> static ck_status mr_run(const ck_product *p, const mr_ranks<T> &r) {
   const size_t nc = p->m * p->n;
@@ -212,7 +176,7 @@ template <class T> static ck_status mr_rank_typed(const ck_product *p, int *done
   r.count = r.same ? r.na : r.na + p->k * p->n;
   if (r.count > (size_t)INT_MAX) return CK_OK;
   bool ok = false;
-  ck_status s = mr_make_ranks<T>(p, &r, &ok);
+  ck_status s = mr_make_ranks<T>((const T *)p->A, (const T *)p->B, &r, &ok);
   if (s != CK_OK || !ok) return s;
   const bool narrow = r.verdict.distinct <= 65536u;
   if (!mr_ruled_out(r.verdict.flags) && (narrow || sizeof(T) == 8)) {
