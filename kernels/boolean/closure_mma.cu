@@ -131,23 +131,12 @@ __global__ void __launch_bounds__(OA_TMA_THREADS, 1)
           for (int h = 0; h < 2; h++) next[i][h] = *cl_word_at(g, um, un, wg, wv, lane, i, h);
       }
       int acc[2][64];
-#pragma unroll
-      for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int r = 0; r < 64; r++) acc[i][r] = 0;
+      oa_wg_zero(acc);
       for (int kt = 0; kt < g.kt_count; kt++, use++) {
         const unsigned s = (unsigned)(use % OA_TMA_STAGES);
         oa_bar_wait<false>(bars + 8 * s, (unsigned)((use / OA_TMA_STAGES) & 1), watch);
         const unsigned stage = base + s * OA_TMA_STAGE_BYTES;
-        oa_wg_fence();
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const uint64_t db = oa_desc(stage + OA_TMA_A_BYTES + 32 * h);
-#pragma unroll
-          for (int i = 0; i < 2; i++)
-            oa_wgmma128(acc[i], oa_desc(stage + (128 * wg + 64 * i) * OA_TMA_ROW + 32 * h), db);
-        }
-        oa_wg_commit();
+        oa_wg_stage(acc, stage, wg);
         oa_wg_wait<1>(); /* the stage before is read: release it */
         if (kt > 0)
           oa_release<1, 1>(bars + 8 * (OA_TMA_STAGES + (use - 1) % OA_TMA_STAGES), lane, 1);

@@ -46,24 +46,13 @@ __global__ void __launch_bounds__(OA_TMA_THREADS, 1)
     const unsigned wg = warp >> 2, wv = warp & 3;
     const unsigned peers = oa_peers<CM, CN>(rank);
     int acc[2][64];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-      for (int r = 0; r < 64; r++) acc[i][r] = 0;
+    oa_wg_zero(acc);
 
     for (size_t kt = 0; kt < kt_count; kt++) {
       const unsigned s = (unsigned)(kt % OA_TMA_STAGES);
       oa_bar_wait<false>(bars + 8 * s, (unsigned)((kt / OA_TMA_STAGES) & 1), watch);
       const unsigned stage = base + s * OA_TMA_STAGE_BYTES;
-      oa_wg_fence();
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const uint64_t db = oa_desc(stage + OA_TMA_A_BYTES + 32 * h);
-#pragma unroll
-        for (int i = 0; i < 2; i++)
-          oa_wgmma128(acc[i], oa_desc(stage + (128 * wg + 64 * i) * OA_TMA_ROW + 32 * h), db);
-      }
-      oa_wg_commit();
+      oa_wg_stage(acc, stage, wg);
       oa_wg_wait<1>(); /* the stage before is read: release it */
       if (kt > 0) {
         const unsigned prev = (unsigned)((kt - 1) % OA_TMA_STAGES);

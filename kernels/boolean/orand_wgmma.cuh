@@ -50,6 +50,28 @@ __device__ __forceinline__ void oa_wgmma128(int (&d)[64], uint64_t da, uint64_t 
                : "l"(da), "l"(db), "r"(1));
 }
 #undef OA_R8
+
+/* The accumulators of a warpgroup's 128 x 128 outputs (two m64 halves), zeroed. */
+__device__ __forceinline__ void oa_wg_zero(int (&acc)[2][64]) {
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int r = 0; r < 64; r++) acc[i][r] = 0;
+}
+
+/* Warpgroup wg's share of the stage at `stage` (rows 128 wg .. +127 of A, all of B): its two
+ * k-steps of 256 bits on both accumulators, 4 wgmma issued as one committed group. */
+__device__ __forceinline__ void oa_wg_stage(int (&acc)[2][64], unsigned stage, unsigned wg) {
+  oa_wg_fence();
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const uint64_t db = oa_desc(stage + OA_TMA_A_BYTES + 32 * h);
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+      oa_wgmma128(acc[i], oa_desc(stage + (128 * wg + 64 * i) * OA_TMA_ROW + 32 * h), db);
+  }
+  oa_wg_commit();
+}
 #endif
 
 #endif
