@@ -16,17 +16,18 @@
 ## itself (the path of no edges).  @var{R} is logical; a gpu_array @var{G}
 ## gives a gpu_array @var{R}.
 ##
-## The closure is computed by repeated boolean squaring on the 1-bit tensor
-## cores (@code{gpu_mxm}'s @qcode{"or.and"}): @code{M = G | I} squared
-## @code{ceil (log2 (n - 1))} times holds every path of at most @var{n} - 1
-## edges, and @code{G * M} every path of one edge or more.  That is
-## @code{log2 (n) + 1} products of @var{n}^3 bit pairs; the bit-packed
-## Floyd--Warshall, one product's worth of work, is not built yet.  A gpu_array
-## @var{G} passes through the host once, to set the diagonal of @var{M}.
+## The GPU computes the closure as Warshall's algorithm in pivot blocks of 1024
+## vertices, bit-packed (a 65536-vertex graph is a 512 MiB bit matrix): per
+## block, the block's own closure, then the block's row strip through it, and
+## then every pair of the matrix through the block's columns in place, an
+## or.and product on the 1-bit tensor cores (wgmma on Hopper; a plain kernel
+## elsewhere).  That is one product's worth of work, @var{n}^3 bit pairs, in
+## all.  A gpu_array @var{G} stays on its device.
 ##
 ## The option @qcode{"kernel"} is @qcode{"gpu"} (the default) or @qcode{"cpu"},
-## the same squarings on @code{gpu_mxm}'s CPU kernel (host arrays; no GPU
-## needed), stopping as soon as a squaring changes nothing.
+## repeated boolean squaring of @code{G | I} on @code{gpu_mxm}'s CPU kernel
+## (host arrays; no GPU needed), stopping as soon as a squaring changes
+## nothing.
 ##
 ## NaN in a numeric @var{G} (as Octave's @code{logical} does), complex,
 ## non-square or N-D input raise @code{cudakernels:invalidinput}.
@@ -46,31 +47,35 @@ function R = gpu_closure (G, varargin)
     error ("cudakernels:invalidinput",
            "gpu_closure: the cpu kernel works on host arrays; gather G first");
   endif
-  A = adjacency (G, on_device);
+  reflexive = strcmp (mode, "reflexive");
+  if (on_device)
+    if (ndims (G) != 2 || rows (G) != columns (G))
+      error ("cudakernels:invalidinput",
+             "gpu_closure: G must be a real square logical or numeric matrix");
+    endif
+    G = ck_as_logical ("gpu_closure", G, "G");
+    n = rows (G);
+    if (n == 0)
+      R = gpu_array (false (0));
+      return;
+    endif
+    id = ck_call ("gpu_closure", "closure", "device", device_id (G), reflexive);
+    R = gpu_array ("__cudakernels_wrap__", id, "logical", [n n]);
+    return;
+  endif
+  A = adjacency (G);
   n = rows (A);
   if (n == 0)
     R = false (0);
-    if (on_device)
-      R = gpu_array (R);
-    endif
-    return;
-  endif
-  M = A | logical (eye (n));
-  if (strcmp (kernel, "gpu"))
-    R = squarings_on_device (A, M, n, strcmp (mode, "reflexive"));
-    if (! on_device)
-      R = gather (R);
-    endif
+  elseif (strcmp (kernel, "gpu"))
+    R = ck_call ("gpu_closure", "closure", "host", A, reflexive);
   else
-    R = squarings_on_host (A, M, n, strcmp (mode, "reflexive"));
+    R = squarings_on_host (A, A | logical (eye (n)), n, reflexive);
   endif
 endfunction
 
 ## G as a logical host matrix: nonzero (or stored) entries are edges.
-function A = adjacency (G, on_device)
-  if (on_device)
-    G = gather (G);
-  endif
+function A = adjacency (G)
   if (! ((isnumeric (G) || islogical (G)) && isreal (G) && ndims (G) == 2
          && rows (G) == columns (G)))
     error ("cudakernels:invalidinput",
@@ -82,18 +87,6 @@ endfunction
 ## The number of squarings of G | I that hold every path of up to n - 1 edges.
 function s = squarings (n)
   s = max (ceil (log2 (max (n - 1, 1))), 0);
-endfunction
-
-function R = squarings_on_device (A, M, n, reflexive)
-  M = gpu_array (M);
-  for s = 1:squarings (n)
-    M = gpu_mxm (M, M, "or.and");
-  endfor
-  if (reflexive)
-    R = M;
-  else
-    R = gpu_mxm (gpu_array (A), M, "or.and");
-  endif
 endfunction
 
 function R = squarings_on_host (A, M, n, reflexive)
@@ -151,21 +144,74 @@ endfunction
 %!error <unknown option> gpu_closure (true (2), "symmetric")
 
 %!testif ; gpu_available ()
-%! ## the GPU's squarings against the cpu kernel's and Warshall's; k not a multiple of 32 or 256
+%! ## the GPU's blocked Warshall against the cpu kernel's squarings, gpu_apsp and Warshall's:
+%! ## sizes ragged against the 32-bit words, the 256-row tiles and the 1024-vertex blocks
 %! rand ("seed", 9);
-%! for n = [1 2 33 257 1000]
-%!   G = rand (n) < 2 / n;
-%!   R = gpu_closure (G);
-%!   assert (islogical (R) && isequal (R, gpu_closure (G, "kernel", "cpu")), sprintf ("n = %d", n));
-%!   assert (isequal (gpu_closure (G, "reflexive"), R | logical (eye (n))));
-%!   if (n <= 257)
-%!     assert (isequal (R, warshall (G)));
-%!   endif
+%! for n = [1 2 31 33 257 1000 1025 2049]
+%!   for density = [0 1/n 3/n 0.05]
+%!     G = rand (n) < density;
+%!     R = gpu_closure (G);
+%!     Rr = gpu_closure (G, "reflexive");
+%!     what = sprintf ("n = %d, density %g", n, density);
+%!     assert (islogical (R) && isequal (Rr, R | logical (eye (n))), what);
+%!     if (n <= 1000)
+%!       assert (isequal (R, gpu_closure (G, "kernel", "cpu")), what);
+%!     else   # the cpu kernel's squarings take long here: gpu_apsp's reachability instead
+%!       W = Inf (n, "single");
+%!       W(G) = 1;
+%!       assert (isequal (Rr, isfinite (gpu_apsp (W))), what);
+%!     endif
+%!     if (n <= 257)
+%!       assert (isequal (R, warshall (G)), what);
+%!     endif
+%!   endfor
 %! endfor
-%! G = rand (700) < 0.003;   # gpu_array in and out, numeric
+
+%!testif ; gpu_available ()
+%! ## long paths: a chain through the vertices in random order (upper triangular in that order),
+%! ## and the same closed into one cycle (everything reaches everything)
+%! rand ("seed", 11);
+%! n = 2100;
+%! p = randperm (n);
+%! G = sparse (p(1:end-1), p(2:end), true, n, n);
+%! R = gpu_closure (G);
+%! want = triu (true (n), 1);
+%! assert (isequal (R(p, p), want));
+%! G(p(end), p(1)) = true;
+%! assert (all (gpu_closure (G)(:)));
+
+%!testif ; gpu_available ()
+%! ## gpu_array in and out (numeric, converted on the device), nothing left behind
+%! rand ("seed", 13);
+%! G = rand (700) < 0.003;
 %! H = gpu_closure (gpu_array (double (G)));
 %! assert (isa (H, "gpu_array") && isequal (gather (H), gpu_closure (G, "kernel", "cpu")));
+%! H = gpu_closure (gpu_array (G), "reflexive");
+%! assert (isequal (gather (H), gpu_closure (G, "reflexive", "kernel", "cpu")));
+%! assert (size (gpu_closure (gpu_array (false (0)))), [0 0]);
 %! clear H;
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## Ctrl-C (through the test hook) and out of memory leave nothing behind
+%! G = rand (5000) < 0.001;
+%! __cudakernels__ ("settings", "test_cancel_after", 0);
+%! try
+%!   gpu_closure (G);
+%!   error ("no error");
+%! catch err
+%!   __cudakernels__ ("settings", "test_cancel_after", -1);
+%!   assert (err.identifier, "cudakernels:interrupted");
+%! end_try_catch
+%! assert (__ck_released__ ());
+%! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
+%! try
+%!   gpu_closure (G);
+%!   error ("no error");
+%! catch err
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!   assert (err.identifier, "cudakernels:outofmemory");
+%! end_try_catch
 %! assert (__ck_released__ ());
 
 %!demo

@@ -42,6 +42,8 @@ static const command commands[] = {
      "C [, K]: host arrays, or (WHERE \"device\") gpu_array ids", 5, 9, 2},
     {"apsp", cmd_apsp, "SEMIRING, WHERE, W, KERNEL, VERBOSE [, DEVICES]",
      "D [, P (int32)]: host arrays, or (WHERE \"device\") gpu_array ids", 5, 6, 2},
+    {"closure", cmd_closure, "WHERE, G, REFLEXIVE",
+     "R: the transitive closure of logical G, host or (WHERE \"device\") a gpu_array id", 3, 3, 1},
     {"time", cmd_time, "OP, SEMIRING, CLASS, KERNEL, SIZE, WARMUP, REPS [, FLAG ...] [, CALLS]",
      "times in ms per call, on random device operands", 7, 10, 1},
     {"last_plan", cmd_last_plan, "", "the last product or shortest-path call's plan, a struct", 0,

@@ -72,6 +72,10 @@ command_fn cmd_time, cmd_last_plan;
 command_fn cmd_sum, cmd_sum_time, cmd_sum_dev, cmd_copy_bandwidth;
 /* gw_apsp.c */
 command_fn cmd_apsp, cmd_path_dev;
+/* gw_apsp.c: a long call's Ctrl-C poll (and the test_cancel_after setting), for ck_*_args */
+int gw_interrupted(void *ctx);
+/* gw_closure.c */
+command_fn cmd_closure;
 /* gw_settings.c */
 command_fn cmd_settings;
 /* gw_arrays.c */

@@ -15,8 +15,9 @@
 
 extern volatile sig_atomic_t octave_signal_caught __attribute__((weak));
 
-/* The setting test_cancel_after counts the polls down: at 0 this one reports a Ctrl-C, once. */
-static int interrupted(void *ctx) {
+/* The setting test_cancel_after counts the polls down: at 0 this one reports a Ctrl-C, once.
+ * gw_closure.c polls it too. */
+int gw_interrupted(void *ctx) {
   (void)ctx;
   long *polls = &gw_setting.test_cancel_after;
   if (*polls == 0) {
@@ -42,7 +43,7 @@ static ck_apsp_args apsp_args(int semiring, ck_dtype t, int kernel, size_t n, in
   a.t = t;
   a.kernel = kernel;
   a.n = n;
-  a.cancelled = interrupted;
+  a.cancelled = gw_interrupted;
   a.progress = verbose ? show_progress : NULL;
   a.ctx = (void *)"gpu_apsp";
   return a;

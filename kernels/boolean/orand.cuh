@@ -111,6 +111,11 @@ struct oa_packed {
 /* The runners: each launches its kernels on the default stream and checks the launch. */
 /* orand_pack.cu: Abits and Bbits of q's padded sizes from the bytes of p. */
 ck_status oa_pack(const ck_product *p, const oa_packed &q, uint32_t *Abits, uint32_t *Bbits);
+/* orand_pack.cu: the columns of the k-by-n bytes B (column-major) as n_pad rows of kw words, bit
+ * b of word w of row j = B(32w + b, j) != 0, the padding zero (n_pad a multiple of 8); oa_pack's
+ * B, and the closure's matrix (closure.cu). */
+ck_status oa_pack_columns(const uint8_t *B, uint32_t *Bbits, size_t k, size_t n, size_t n_pad,
+                          size_t kw);
 /* orand_mma.cu: whether the tensor kernel can run on the current device (a device of sm_80 or
  * later, and this build's code for it made for sm_80 or later: a build from compute_75 PTX alone
  * has the kernel compiled away). */

@@ -161,9 +161,9 @@ static PFN_cuTensorMapEncodeTiled_v12000 oa_encoder(void) {
 }
 
 /* rows x kw words at base, row-major, read in boxes of box_rows x 16 words (one stage's slice),
- * with the 64-byte swizzle of the stage layout. */
-static ck_status oa_tensor_map(CUtensorMap *map, const uint32_t *base, size_t rows, size_t kw,
-                               unsigned box_rows) {
+ * with the 64-byte swizzle of the stage layout (orand_tma.cuh declares it for closure_mma.cu). */
+ck_status oa_tensor_map(CUtensorMap *map, const uint32_t *base, size_t rows, size_t kw,
+                        unsigned box_rows) {
   PFN_cuTensorMapEncodeTiled_v12000 encode = oa_encoder();
   if (!encode) return ck_fail(CK_ERR_CUDA, "or.and: no cuTensorMapEncodeTiled in the driver");
   const cuuint64_t dims[2] = {(cuuint64_t)kw, (cuuint64_t)rows};

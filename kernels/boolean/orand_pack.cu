@@ -125,18 +125,26 @@ ck_status oa_pack(const ck_product *p, const oa_packed &q, uint32_t *Abits, uint
   /* The wide loads need aligned columns: sizes that keep every column's start aligned, and the
    * arrays' own starts aligned (the allocator's always are; a caller's offset pointer may not). */
   const bool wide_a = q.m % 4 == 0 && ((uintptr_t)A & 3) == 0;
-  const bool wide_b = q.k % 16 == 0 && ((uintptr_t)B & 15) == 0;
   const size_t row_blocks = q.m_pad / OA_PACK_ROWS, a_blocks = row_blocks * (q.kw / OA_PACK_WORDS);
-  const size_t col_blocks = q.n_pad / OA_PACKB_COLS;
-  const size_t b_blocks = col_blocks * ((q.kw + OA_PACKB_WORDS - 1) / OA_PACKB_WORDS);
-  if (a_blocks > OA_MAX_GRID || b_blocks > OA_MAX_GRID)
+  if (a_blocks > OA_MAX_GRID)
     return ck_fail(CK_ERR_INVALID, "or.and: operands too large to pack (%zu x %zu x %zu)", q.m, q.k,
                    q.n);
   if (wide_a) oa_pack_a<true><<<(unsigned)a_blocks, 256>>>(A, Abits, q.m, q.k, q.kw, row_blocks);
   else oa_pack_a<false><<<(unsigned)a_blocks, 256>>>(A, Abits, q.m, q.k, q.kw, row_blocks);
   CK_CUDA(cudaGetLastError(), "launching the or.and packing of A");
-  if (wide_b) oa_pack_b<true><<<(unsigned)b_blocks, 256>>>(B, Bbits, q.k, q.n, q.kw, col_blocks);
-  else oa_pack_b<false><<<(unsigned)b_blocks, 256>>>(B, Bbits, q.k, q.n, q.kw, col_blocks);
+  return oa_pack_columns(B, Bbits, q.k, q.n, q.n_pad, q.kw);
+}
+
+ck_status oa_pack_columns(const uint8_t *B, uint32_t *Bbits, size_t k, size_t n, size_t n_pad,
+                          size_t kw) {
+  const bool wide_b = k % 16 == 0 && ((uintptr_t)B & 15) == 0;
+  const size_t col_blocks = n_pad / OA_PACKB_COLS;
+  const size_t b_blocks = col_blocks * ((kw + OA_PACKB_WORDS - 1) / OA_PACKB_WORDS);
+  if (n_pad % OA_PACKB_COLS || b_blocks > OA_MAX_GRID)
+    return ck_fail(CK_ERR_INVALID, "or.and: cannot pack %zu columns of %zu (%zu padded)", n, k,
+                   n_pad);
+  if (wide_b) oa_pack_b<true><<<(unsigned)b_blocks, 256>>>(B, Bbits, k, n, kw, col_blocks);
+  else oa_pack_b<false><<<(unsigned)b_blocks, 256>>>(B, Bbits, k, n, kw, col_blocks);
   CK_CUDA(cudaGetLastError(), "launching the or.and packing of B");
   return CK_OK;
 }

@@ -45,6 +45,10 @@ typedef void (*oa_tma_kernel_t)(const CUtensorMap, const CUtensorMap, oa_packed,
  * wgmma and the multicast loads. */
 oa_tma_kernel_t oa_wgmma_kernel(int cm, int cn);
 int oa_sm90a_built(void);
+/* orand_mma_tma.cu: the tensor map of rows x kw words at base (row-major, pitch kw), read in
+ * boxes of box_rows x OA_MMA_KW words with the 64-byte swizzle of the stage layout. */
+ck_status oa_tensor_map(CUtensorMap *map, const uint32_t *base, size_t rows, size_t kw,
+                        unsigned box_rows);
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define OA_TMA_COMPILED 1
