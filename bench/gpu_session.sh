@@ -6,7 +6,7 @@
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
 # output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench mxm
-# narrow pages apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
+# narrow pages paths closure apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
 # MXM_ARGS, Octave option pairs) (compare: this build against the one
 # installed under $COMPARE_PKG, alternating processes $COMPARE_ROUNDS times, default 2) (devices: one GPU against all of them; on a one-GPU machine the
 # cost of the spread, at 16384 only unless DEVICES_ARGS, Octave option pairs, say otherwise)
@@ -99,6 +99,8 @@ has_step narrow && bench_step bench_narrow.txt "integer-valued single and double
   "bench_narrow ('csv', '$out/bench_narrow.csv');"
 has_step pages && bench_step bench_pages.txt "paged products and small calls" \
   "bench_pages ('csv', '$out/bench_pages.csv');"
+has_step closure && bench_step bench_closure.txt "gpu_closure: whole calls on gpu_arrays and host arrays" \
+  "bench_closure ();"
 has_step paths && bench_step bench_paths.txt "gpu_apsp's path problems: every semiring beside its product" \
   "bench_paths ();"
 has_step apsp && bench_step bench_apsp.txt "APSP: gpu_apsp against gpu_minplus, squaring and the CPU reference" \

@@ -59,7 +59,7 @@ function R = gpu_closure (G, varargin)
       R = gpu_array (false (0));
       return;
     endif
-    id = ck_call ("gpu_closure", "closure", "device", device_id (G), reflexive);
+    id = ck_call ("gpu_closure", "closure", "device", device_id (G), double (reflexive));
     R = gpu_array ("__cudakernels_wrap__", id, "logical", [n n]);
     return;
   endif
@@ -68,7 +68,7 @@ function R = gpu_closure (G, varargin)
   if (n == 0)
     R = false (0);
   elseif (strcmp (kernel, "gpu"))
-    R = ck_call ("gpu_closure", "closure", "host", A, reflexive);
+    R = ck_call ("gpu_closure", "closure", "host", A, double (reflexive));
   else
     R = squarings_on_host (A, A | logical (eye (n)), n, reflexive);
   endif
