@@ -7,7 +7,8 @@
 #include "gateway.h"
 
 /* Host G (logical, n-by-n): uploaded, closed in place on the device, downloaded into R. */
-static void host_call(mxArray *plhs[], const mxArray *G, size_t n, ck_closure_args *a) {
+static void host_call(mxArray *plhs[], const mxArray *G, ck_closure_args *a) {
+  const size_t n = a->n;
   mxArray *R = mxCreateLogicalMatrix((mwSize)n, (mwSize)n);
   void *d = NULL;
   ck_status s = ck_dev_alloc(&d, n * n);
@@ -25,7 +26,8 @@ static void host_call(mxArray *plhs[], const mxArray *G, size_t n, ck_closure_ar
 }
 
 /* Device G (the id of a logical n*n gpu_array): the id of R, on G's device. */
-static void device_call(mxArray *plhs[], const void *g, size_t n, ck_closure_args *a) {
+static void device_call(mxArray *plhs[], const void *g, ck_closure_args *a) {
+  const size_t n = a->n;
   ck_array_id id = 0;
   void *r = NULL;
   gw_check(ck_array_create(CK_LOGICAL, n * n, &id, &r));
@@ -53,7 +55,8 @@ void cmd_closure(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
       gw_fail_invalid("G must be a full logical matrix");
     n = mxGetM(prhs[1]);
     if (mxGetN(prhs[1]) != n) gw_fail_invalid("G must be square");
-    host_call(plhs, prhs[1], n, &a);
+    a.n = n;
+    host_call(plhs, prhs[1], &a);
   } else {
     ck_dtype t;
     size_t numel = 0;
@@ -64,6 +67,7 @@ void cmd_closure(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     while (n * n > numel) n--;
     while ((n + 1) * (n + 1) <= numel) n++;
     if (n * n != numel) gw_fail_invalid("G must be a square n-by-n array");
-    device_call(plhs, g, n, &a);
+    a.n = n;
+    device_call(plhs, g, &a);
   }
 }
