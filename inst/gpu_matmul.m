@@ -40,7 +40,10 @@
 ## @item @qcode{"vectorized"}
 ## the same with 16-byte loads and a transposed tile of @var{A};
 ## @item @qcode{"warptile"}
-## warp-level tiling and double-buffered tiles;
+## warp-level tiling and double-buffered tiles; where the output has too few
+## tiles to fill the GPU and @var{k} is deep, @var{k} is split into slices
+## whose partial sums are added in a fixed order (split-K: the same bits on
+## every run; @code{__cudakernels__ ("last_plan").split} says how many);
 ## @item @qcode{"cublas"}
 ## NVIDIA's cuBLAS (@code{cublasSgemm}/@code{cublasDgemm}, default math
 ## mode), found at run time.
@@ -212,6 +215,67 @@ endfunction
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert (isequal (__cudakernels__ ("memory"), [0 0]));
+
+%!testif ; gpu_available ()
+%! ## warptile's split-K: few output tiles over a deep k, ragged too, single and double, host
+%! ## arrays and gpu_arrays, within the same bound as the unsplit kernel; the plan says it split
+%! shapes = [256 8192 256; 64 16384 64; 1000 5000 30; 65 4099 33; 1 5000 1; 130 9001 7; ...
+%!           129 10001 257];
+%! for cls = {"single", "double"}
+%!   check_kernels ({"warptile"}, cls{1}, shapes);
+%!   A = cast (randn (64, 16384), cls{1}); B = cast (randn (16384, 64), cls{1});
+%!   check_product (gpu_matmul (A, B, "kernel", "warptile"), A, B, "warptile, split");
+%!   plan = __cudakernels__ ("last_plan");
+%!   assert (plan.split > 1 && isequal (plan.tile, [128 128 8]), "64x16384x64 ran unsplit");
+%!   G = gpu_matmul (gpu_array (A), gpu_array (B), "kernel", "warptile");
+%!   assert (isa (G, "gpu_array"));
+%!   check_product (gather (G), A, B, "warptile, split, gpu_array");
+%!   assert (__cudakernels__ ("last_plan").split > 1);
+%!   A = cast (randn (65, 4099), cls{1}); B = cast (randn (4099, 33), cls{1});
+%!   G = gpu_matmul (gpu_array (A), gpu_array (B), "kernel", "warptile");
+%!   check_product (gather (G), A, B, "warptile, split, ragged gpu_array");
+%!   ## NaN and Inf in one slice reach the sum through the planes
+%!   A = ones (40, 5000, cls{1}); B = ones (5000, 30, cls{1});
+%!   A(3, 4500) = NaN; A(7, 100) = Inf; B(2500, 9) = -Inf;
+%!   C = gpu_matmul (A, B, "kernel", "warptile");
+%!   R = A * B;
+%!   assert (isequal (isnan (C), isnan (R)) && isequal (C(isinf (R)), R(isinf (R))));
+%! endfor
+%! clear G
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## split-K sums in a fixed order: two runs give the same bits, host arrays and gpu_arrays
+%! for cls = {"single", "double"}
+%!   A = cast (randn (256, 8192), cls{1}); B = cast (randn (8192, 256), cls{1});
+%!   C1 = gpu_matmul (A, B, "kernel", "warptile");
+%!   assert (__cudakernels__ ("last_plan").split > 1);
+%!   C2 = gpu_matmul (A, B, "kernel", "warptile");
+%!   G = gather (gpu_matmul (gpu_array (A), gpu_array (B), "kernel", "warptile"));
+%!   word = {"uint32", "uint64"}{1 + strcmp(cls{1}, "double")};
+%!   assert (isequal (typecast (C1(:), word), typecast (C2(:), word)), [cls{1} ": runs differ"]);
+%!   assert (isequal (typecast (C1(:), word), typecast (G(:), word)), [cls{1} ": gpu_array differs"]);
+%!   check_product (C1, A, B, "warptile, split, twice");
+%! endfor
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## pages of deep k with few tiles run one by one, each split; a shallow batch stays in one
+%! ## launch
+%! A = single (randn (64, 4096, 3)); B = single (randn (4096, 64, 3));
+%! C = gpu_matmul (A, B, "kernel", "warptile");
+%! plan = __cudakernels__ ("last_plan");
+%! assert ({plan.batched_runs, plan.single_pages}, {0, 3});
+%! assert (plan.split > 1);
+%! for q = 1:3
+%!   check_product (C(:, :, q), A(:, :, q), B(:, :, q), sprintf ("warptile, split page %d", q));
+%! endfor
+%! A = single (randn (64, 100, 3)); B = single (randn (100, 64, 3));
+%! C = gpu_matmul (A, B, "kernel", "warptile");
+%! assert (__cudakernels__ ("last_plan").batched_runs, 1);
+%! for q = 1:3
+%!   check_product (C(:, :, q), A(:, :, q), B(:, :, q), sprintf ("warptile, page %d", q));
+%! endfor
 
 %!demo
 %! ## The ladder at n = 2048, single: device time per kernel (events, median of 5).

@@ -5,13 +5,14 @@
 ## @deftypefn {} {} sanitize_matmul ()
 ## Exercise every matmul kernel on small, ragged shapes (padding pre-pass
 ## included), both classes, k = 0 and the timing command, for running under
-## @command{compute-sanitizer}; the texture kernel also on pages (operands off
+## @command{compute-sanitizer} (warptile's split-K among them); the texture kernel also on pages (operands off
 ## the texture alignment) and refusing an operand beyond its limit.  Prints @samp{sanitize_matmul: OK} at the end;
 ## errors out on a wrong result.
 ## @end deftypefn
 
 function sanitize_matmul ()
-  shapes = [1 1 1; 5 3 2; 65 17 130; 129 33 64; 128 16 128];
+  ## the last: one output tile over a deep k, which warptile splits (planes and their reduce)
+  shapes = [1 1 1; 5 3 2; 65 17 130; 129 33 64; 128 16 128; 65 2001 33];
   for cls = {"single", "double"}
     for k = gpu_kernels ("matmul")
       for s = 1:rows (shapes)

@@ -516,7 +516,9 @@ struct warptile_split_cost {
   double thin[2], tail, margin;
 };
 
-template <class Op, class CFG>
+/* CLUSTERS false: slices are never folded in clusters (*cs is 1), and the Op needs no Part,
+ * handover, fold or store_part (matmul's plus-times: kernels/matmul/matmul_policy.cuh says why). */
+template <class Op, class CFG, bool CLUSTERS = true>
 static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split_cost &c, int *cs) {
   const int per_sm = warptile_blocks_per_sm<Op, CFG>();
   /* the last plan, kept: products of one shape often come in runs (APSP, benchmarks), and the
@@ -530,7 +532,9 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
     *cs = last.cs;
     return last.best;
   }
-  const bool clusters = warptile_clusters_ok<Op, CFG>();
+  bool clusters = false;
+  if constexpr (CLUSTERS) clusters = warptile_clusters_ok<Op, CFG>();
+  (void)clusters;
   const long long blocks = (long long)(Mp / CFG::BM) * (Np / CFG::BN);
   const long long steps = Kp / CFG::BK, most = blocks > 2LL * per_sm * sms ? 1
                                                : Kp / c.min_len < 1024     ? Kp / c.min_len
@@ -542,7 +546,8 @@ static int warptile_splits(int Mp, int Np, int Kp, int sms, const warptile_split
   for (long long s = 1; s <= (most > 1 ? most : 1); s++) {
     long long kz = (steps + s - 1) / s, used = (steps + kz - 1) / kz; /* no empty slice */
     if (used != s) continue;
-    const int size = warptile_cluster_size<Op, CFG>(s, blocks, clusters);
+    int size = 1;
+    if constexpr (CLUSTERS) size = warptile_cluster_size<Op, CFG>(s, blocks, clusters);
     const long long planes = s / size;
     double busiest = 0; /* the busiest SM's blocks, in waves of up to per_sm, each wave slowed */
     long long wave = 0;

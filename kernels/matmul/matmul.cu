@@ -2,8 +2,9 @@
  * S. Boehm's "How to Optimize a CUDA Matmul Kernel", as numbered versions, each selectable by
  * name; cuBLAS sits beside them (cublas_dl.c). Each version's kernel is in a header of its own,
  * which says what it adds over the one before: v0_naive.cuh, v1_tiled.cuh (tiled16, tiled32),
- * v2_texture.cuh, v3_regblock.cuh, v4_vectorized.cuh, v5_warptile.cuh. doc/NOTES.md records
- * what each measured.
+ * v2_texture.cuh, v3_regblock.cuh, v4_vectorized.cuh, v5_warptile.cuh (run with its split-K
+ * by matmul_split.cuh). The shapes and other tuning are in matmul_policy.cuh; doc/NOTES.md
+ * records what each measured.
  *
  * Octave stores matrices column-major. A column-major C = A*B has the same bytes as the row-major
  * product C' = B' * A', so every kernel here is written for row-major operands (the usual way to
@@ -20,35 +21,8 @@
 #include "v2_texture.cuh"
 #include "v3_regblock.cuh"
 #include "v4_vectorized.cuh"
+#include "matmul_split.cuh"
 #include "v5_warptile.cuh"
-
-/* ---- launch configurations ---- */
-template <class T> struct cfg;
-/* The warptile shapes were chosen by timing nine candidates on an H100 (doc/NOTES.md): BK = 8
- * with 64 x 32 warp tiles and 256 threads ran 90-93% of cublasSgemm, Boehm's A6000 choice
- * (BK = 16, 64 x 64 warp tiles, 128 threads, 255 registers) 76-79%. */
-template <> struct cfg<float> {
-  enum { RB_BM = 128, RB_BN = 128, RB_BK = 8, RB_TM = 8, RB_TN = 8 };
-  struct warp {
-    enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 256 };
-  };
-  /* pages (one launch over them): the same warp tiles in 64 x 64 blocks of two warps, so that
-   * pages of 64^3 are not three quarters padding */
-  struct page {
-    enum { BM = 64, BN = 64, BK = 8, WM = 64, WN = 32, WNITER = 2, TM = 8, TN = 4, NT = 64 };
-  };
-};
-/* Double: 4 x 4 per thread and sub-tile keeps the accumulators within the register file; of six
- * warptile candidates 128 x 128 x 8 with 64 x 32 warp tiles ran fastest (20.6 vs 13.5 TFLOP/s). */
-template <> struct cfg<double> {
-  enum { RB_BM = 64, RB_BN = 64, RB_BK = 8, RB_TM = 4, RB_TN = 4 };
-  struct warp {
-    enum { BM = 128, BN = 128, BK = 8, WM = 64, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 256 };
-  };
-  struct page { /* two warps of the 2-D warp tiles spilled (8 staged vectors per thread) */
-    enum { BM = 64, BN = 64, BK = 8, WM = 32, WN = 32, WNITER = 1, TM = 4, TN = 4, NT = 128 };
-  };
-};
 
 /* dst (rows_p x cols_p, row-major) = src (rows x cols) with zeros around it; over pages, page
  * `first` + blockIdx.y of each. */
@@ -100,15 +74,26 @@ static ck_status run_blocked(int kernel, int M, int N, int K, const T *A, const 
       mm_regblock<T, c::RB_BM, c::RB_BN, c::RB_BK, c::RB_TM, c::RB_TN, true>
           <<<grid, (c::RB_BM / c::RB_TM) * (c::RB_BN / c::RB_TN)>>>(Mp, Np, Kp, M, N, Ap, Bp, C);
     } else {
-      plus_times<T> op = {C, M, N};
-      warptile_launch<plus_times<T>, typename c::warp>(Mp, Np, Kp, Ap, Bp, op);
+      s = mm_run_warptile<T, typename c::warp>(Mp, Np, Kp, M, N, Ap, Bp, C);
     }
     cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) s = ck_cuda_status(e, "launching a matmul kernel");
+    if (s == CK_OK && e != cudaSuccess) s = ck_cuda_status(e, "launching a matmul kernel");
   }
   ck_dev_free(Ascr); /* stream-ordered: after the kernel */
   ck_dev_free(Bscr);
   return s;
+}
+
+/* ---- split-K forced, for dev/matmul's sweep of the splits (matmul_split.cuh) ---- */
+
+static int forced_split = 0; /* 0: the planner's */
+
+int mm_forced_split(void) { return forced_split; }
+
+extern "C" int ck_matmul_set_split(int slices) {
+  const int old = forced_split;
+  forced_split = slices > 0 ? slices : 0;
+  return old;
 }
 
 /* ---- the texture version's objects, made and destroyed on every call ---- */
@@ -239,10 +224,6 @@ extern "C" ck_status ck_matmul_custom_device(const ck_product *p) {
 
 /* ---- paged products: a run of pages (ck_page_run) in one launch of the warptile kernel ---- */
 
-/* Pages at least this large (outputs) each fill the GPU and run one by one on the 2-D path's
- * larger tiles; force: batched whatever the size. */
-#define MM_PAGES_LOOP_OUTPUTS ((size_t)1 << 22)
-
 template <class T> static ck_status run_pages(const ck_product *p, const ck_page_run *r) {
   typedef typename cfg<T>::page c;
   typedef warptile_paged<plus_times_page<T>> Op;
@@ -255,6 +236,7 @@ template <class T> static ck_status run_pages(const ck_product *p, const ck_page
   ck_status s = padded<T>((const T *)p->B, M, K, Mp, Kp, pages_ra, &Ascr, &Ap);
   if (s == CK_OK) s = padded<T>((const T *)p->A, K, N, Kp, Np, pages_rb, &Bscr, &Bp);
   if (s == CK_OK) {
+    ck_plan_note_tiles(c::BM, c::BN, c::BK, 1, 1);
     const Op op = {{{(T *)p->C, M, N}}, r->b_step * (size_t)Mp * Kp, r->a_step * (size_t)Kp * Np};
     warptile_launch_pages<Op, c>(Mp, Np, Kp, r->count, Ap, Bp, op, [&](Op o, size_t z) {
       o.C += z * (size_t)M * N;
@@ -268,12 +250,22 @@ template <class T> static ck_status run_pages(const ck_product *p, const ck_page
   return s;
 }
 
-extern "C" ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int *done) {
+/* Whether the run goes to one launch of the paged kernel rather than page by page through the
+ * 2-D path and its split-K (matmul_policy.cuh says when). */
+static bool pages_batch(const ck_product *p, const ck_page_run *r) {
   const size_t limit = (size_t)INT_MAX - 256;
-  *done = 0;
   if (p->kernel != CK_MATMUL_WARPTILE || p->m > limit || p->n > limit || p->k > limit ||
-      (p->n + 63) / 64 > 65535 || (!r->force && p->m * p->n >= MM_PAGES_LOOP_OUTPUTS))
-    return CK_OK;
+      (p->n + 63) / 64 > 65535)
+    return false;
+  if (r->force) return true;
+  const double tiles = (double)r->count * (double)((p->m + 63) / 64) * (double)((p->n + 63) / 64);
+  return p->m * p->n < MM_PAGES_LOOP_OUTPUTS &&
+         !(p->k >= MM_PAGES_DEEP_K && tiles < (double)ck_device_sms() * MM_PAGES_FILL_BLOCKS);
+}
+
+extern "C" ck_status ck_matmul_pages_custom(const ck_product *p, const ck_page_run *r, int *done) {
+  *done = 0;
+  if (!pages_batch(p, r)) return CK_OK;
   *done = 1;
   if (p->t == CK_SINGLE) return run_pages<float>(p, r);
   if (p->t == CK_DOUBLE) return run_pages<double>(p, r);

@@ -31,8 +31,9 @@ static ck_status check_args(const ck_product *p) {
   return CK_OK;
 }
 
-ck_status ck_matmul_device(const ck_product *p) {
+static ck_status run_device(const ck_product *p) {
   CK_TRY(check_args(p));
+  ck_plan_note_class(p->t); /* in its class; warptile notes its tiles and split */
   if (p->kernel == CK_MATMUL_CUBLAS) {
     if (p->m == 0 || p->n == 0) return CK_OK;
     if (p->k == 0) {
@@ -44,16 +45,37 @@ ck_status ck_matmul_device(const ck_product *p) {
   return ck_matmul_custom_device(p);
 }
 
-/* A run of pages: cuBLAS's strided batched gemm for "cublas" (the comparison), the paged
- * warptile kernel for "warptile"; the other kernels, and empty products, page by page. */
-ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int *done) {
-  *done = 0;
-  CK_TRY(check_args(p));
-  if (r->count < 2 || p->m == 0 || p->n == 0 || p->k == 0) return CK_OK;
+/* Device arrays; what the kernels' host code finds (the class, warptile's tiles and split) goes
+ * into p's plan, bound for the product, from the call's first product (as ck_minplus_device). */
+ck_status ck_matmul_device(const ck_product *p) {
+  if (!p->plan) return run_device(p);
+  ck_plan *const before = ck_plan_bind(p->plan);
+  const ck_status s = run_device(p);
+  if (before != p->plan) ck_plan_noted(p->plan);
+  ck_plan_bind(before);
+  return s;
+}
+
+static ck_status run_pages(const ck_product *p, const ck_page_run *r, int *done) {
+  ck_plan_note_class(p->t);
   if (p->kernel != CK_MATMUL_CUBLAS) return ck_matmul_pages_custom(p, r, done);
   *done = 1;
   return ck_cublas_gemm_pages(p->t, p->A, r->a_step * p->m * p->k, p->B, r->b_step * p->k * p->n,
                               p->C, (int)p->m, (int)p->k, (int)p->n, r->count);
+}
+
+/* A run of pages: cuBLAS's strided batched gemm for "cublas" (the comparison), the paged
+ * warptile kernel for "warptile" (unless the pages gain from running one by one, with split-K:
+ * matmul_policy.cuh); the other kernels, and empty products, page by page. */
+ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int *done) {
+  *done = 0;
+  CK_TRY(check_args(p));
+  if (r->count < 2 || p->m == 0 || p->n == 0 || p->k == 0) return CK_OK;
+  ck_plan *const before = ck_plan_bind(p->plan ? p->plan : ck_plan_bound());
+  const ck_status s = run_pages(p, r, done);
+  if (*done && p->plan && before != p->plan) ck_plan_noted(p->plan);
+  ck_plan_bind(before);
+  return s;
 }
 
 ck_status ck_matmul(const ck_product *p) {

@@ -6,8 +6,9 @@
  * outputs, so that a warp's shared-memory reads stay within a few rows (fewer bank conflicts, more
  * reuse of each register); and the next tiles are loaded into registers while the current ones are
  * computed (register-staged double buffering), so global latency hides behind the multiply-adds.
- * The shapes (matmul.cu's cfg) came from timing nine candidates on an H100: 90-93% of cuBLAS in
- * single (doc/NOTES.md). */
+ * The shapes (matmul_policy.cuh's cfg) came from timing nine candidates on an H100: 90-93% of
+ * cuBLAS in single (doc/NOTES.md). With few output tiles and a deep k, k is split into slices
+ * whose planes a reduce adds (matmul_split.cuh). */
 #ifndef CK_MM_V5_WARPTILE_CUH
 #define CK_MM_V5_WARPTILE_CUH
 
@@ -36,5 +37,9 @@ template <class T> struct plus_times_page : plus_times<T> {
       this->C[((size_t)blockIdx.z * this->Mr + i) * this->Nr + j] = x.v;
   }
 };
+
+/* Split-K's slices (matmul_split.cuh): blockIdx.z is the slice, whose sums go to plane z of the
+ * scratch, Mr x Nr each: the same store as a page's. */
+template <class T> using plus_times_plane = plus_times_page<T>;
 
 #endif

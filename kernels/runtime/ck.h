@@ -434,6 +434,10 @@ ck_status ck_matmul_time(const ck_product *p, const ck_timing *tm);
 /* For tests: the "texture" kernel refuses operands beyond `elements` (below the device's own
  * limit on a linear texture; 0: that limit alone). Returns the value before. */
 size_t ck_matmul_set_texture_limit(size_t elements);
+/* For dev/matmul's sweep: the warptile kernel splits k into `slices` (fewer where k has fewer
+ * tiles of depth 8, or slices would be empty; at most 1024) whatever the planner would say; 0:
+ * the planner's split. Returns the value before. */
+int ck_matmul_set_split(int slices);
 
 /* cuBLAS is not linked: it is found with dlopen on first use (libcublas.so.13, .12, or the file
  * named by $CUDAKERNELS_CUBLAS), so the package loads and its other functions work without it. */
