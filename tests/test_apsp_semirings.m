@@ -287,6 +287,36 @@
 %!     endfor
 %!   endfor
 %! endfor
+%! ## n = 1000 against the cpu kernel, and 4099 (ranks, 17 rounds) against the class path
+%! for sr = {"max.min", "max.*"}
+%!   W = graph (1000, "single", sr{1}, 0.01);
+%!   [D, P] = gpu_apsp (W, "semiring", sr{1});
+%!   [C, CP] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!   assert (isequal (D, C) && isequal (P, CP), [sr{1} " single n = 1000"]);
+%! endfor
+%! W = graph (4099, "single", "min.max", 0.002);
+%! [D, P] = gpu_apsp (W, "semiring", "min.max");
+%! plan = __cudakernels__ ("last_plan");
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! [R, RP] = gpu_apsp (W, "semiring", "min.max");
+%! __cudakernels__ ("settings", old);
+%! assert (plan.work, "uint16");
+%! assert (isequal (D, R) && isequal (P, RP), "min.max single n = 4099: ranks against the class");
+%! ## Ctrl-C (the test hook) and out of memory on the ranks' path leave nothing behind
+%! W = graph (1100, "double", "max.min", 0.05);
+%! __cudakernels__ ("settings", "test_cancel_after", 0);
+%! unwind_protect
+%!   expect_error (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:interrupted", ".");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", "test_cancel_after", -1);
+%! end_unwind_protect
+%! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
+%! unwind_protect
+%!   expect_error (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:outofmemory", ".");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
+%! end_unwind_protect
+%! assert (__ck_released__ ());
 %! W = graph (1100, "double", "min.max", 0.1); W(W < Inf) = rand (nnz (W < Inf), 1);
 %! [D, P] = gpu_apsp (W, "semiring", "min.max");
 %! plan = __cudakernels__ ("last_plan");
