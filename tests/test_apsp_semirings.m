@@ -302,6 +302,19 @@
 %! __cudakernels__ ("settings", old);
 %! assert (plan.work, "uint16");
 %! assert (isequal (D, R) && isequal (P, RP), "min.max single n = 4099: ranks against the class");
+%! ## 65535 and 65536 distinct values: uint16 ranks, int32 keys
+%! for extra = [0 1]
+%!   W = Inf (1100); W(1:1101:end) = 0;
+%!   e = find (rand (1100) < 0.06 & W == Inf, 65533 + extra);
+%!   W(e) = (1:numel (e)) / 4;   # with 0 and Inf: 65535 + extra distinct values
+%!   [D, P] = gpu_apsp (W, "semiring", "min.max");
+%!   plan = __cudakernels__ ("last_plan");
+%!   old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%!   [R, RP] = gpu_apsp (W, "semiring", "min.max");
+%!   __cudakernels__ ("settings", old);
+%!   assert (plan.work, "uint32");
+%!   assert (isequal (D, R) && isequal (P, RP), sprintf ("%d distinct", 65535 + extra));
+%! endfor
 %! ## Ctrl-C (the test hook) and out of memory on the ranks' path leave nothing behind
 %! W = graph (1100, "double", "max.min", 0.05);
 %! __cudakernels__ ("settings", "test_cancel_after", 0);

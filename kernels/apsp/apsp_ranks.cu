@@ -87,11 +87,16 @@ template <class T> static ck_status ar_try(ck_apsp_args *a, const ck_apsp_part &
   bool ok = false;
   ck_status s = mr_make_ranks<T>((const T *)part.W, (const T *)part.W, &r, &ok);
   if (s != CK_OK || !ok) return s;
-  const bool u16 = r.verdict.distinct <= AR_U16_MOST, max = a->semiring == CK_SR_MAX_MIN;
+  /* the ranks are uint16 up to 65536 distinct values (ranks.cuh), the keys up to AR_U16_MOST */
+  const unsigned distinct = r.verdict.distinct;
+  const bool u16 = distinct <= AR_U16_MOST, max = a->semiring == CK_SR_MAX_MIN;
   if (!mr_ruled_out(r.verdict.flags) && (u16 || sizeof(T) == 8)) {
-    if (u16) /* the ranks themselves are uint16 up to 65536 distinct values */
+    if (u16)
       s = max ? ar_run<T, uint16_t, uint16_t, true>(a, part, r)
               : ar_run<T, uint16_t, uint16_t, false>(a, part, r);
+    else if (distinct <= 65536u)
+      s = max ? ar_run<T, uint16_t, int32_t, true>(a, part, r)
+              : ar_run<T, uint16_t, int32_t, false>(a, part, r);
     else
       s = max ? ar_run<T, uint32_t, int32_t, true>(a, part, r)
               : ar_run<T, uint32_t, int32_t, false>(a, part, r);
