@@ -96,13 +96,17 @@
 ## class; it runs on the GPU as shortest paths on @code{-W}, exactly (a zero
 ## length comes out @code{+0}).  @qcode{"max.*"} takes single and double
 ## weights that are not negative.  On the GPU @qcode{"max.min"} and
-## @qcode{"min.max"} run single and double in their class and the integer
-## classes on keys that keep the order of the weights (32-bit words, or two
-## 16-bit keys a word), so every answer is exact; @qcode{"max.*"} runs in the
-## class.  The @qcode{"cpu"} kernel takes every one of them (plain
-## Floyd--Warshall, with the same @var{P} rule), and the GPU's @var{D} and
-## @var{P} equal it bit for bit but for the sign of a zero where @var{W} holds
-## both @code{-0} and @code{+0}.
+## @qcode{"min.max"} run the integer classes on keys that keep the order of the
+## weights (32-bit words, or two 16-bit keys a word), and single and double in
+## their class or, from 1024 vertices, on the ranks of their values (which
+## takes memory for a sort of the n^2 weights): every answer is exact.
+## @qcode{"max.*"} runs in the class.  The @qcode{"cpu"} kernel takes every one
+## of them (plain Floyd--Warshall, with the same @var{P} rule), and the GPU's
+## @var{D} and @var{P} equal it bit for bit, with two exceptions: the sign of a
+## zero (max.+ gives @code{+0}; max.min and min.max either sign where @var{W}
+## holds both @code{-0} and @code{+0}), and, for max.* without @var{P}, products
+## that round (weights not powers of two), which may differ in the last bits as
+## min.+'s sums do.
 ##
 ## Several GPUs: the option @qcode{"devices"} (numbers as @code{gpu_device ()}
 ## lists them) shares the rows of the work out among the listed GPUs, in whole

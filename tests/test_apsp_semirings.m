@@ -336,6 +336,17 @@
 %! [C, CP] = gpu_apsp (W, "semiring", "min.max", "kernel", "cpu");
 %! assert (plan.work, "uint32");
 %! assert (isequal (D, C) && isequal (P, CP), "double on int32 ranks: not the cpu kernel's");
+%! ## max.* on weights whose products round: with P the cpu kernel's bit for bit,
+%! ## D alone within a few units in the last place (the blocks group the products)
+%! for c = {"double", "single"}
+%!   W = graph (600, c{1}, "max.*", 0.05);
+%!   W(W > 0) = cast (rand (nnz (W > 0), 1) * 0.99 + 0.005, c{1});
+%!   [D, P] = gpu_apsp (W, "semiring", "max.*");
+%!   [R, RP] = gpu_apsp (W, "semiring", "max.*", "kernel", "cpu");
+%!   assert (isequal (D, R) && isequal (P, RP), [c{1} ": max.* with P"]);
+%!   D = gpu_apsp (W, "semiring", "max.*");
+%!   assert (D, R, -8 * eps (c{1}));
+%! endfor
 %! ## max.*: a cycle whose product exceeds 1, found in the rounds and on the diagonal
 %! C = graph (300, "double", "max.*", 0.1); C(C > 0.5) = 0.5; C(7, 200) = 4; C(200, 7) = 0.5;
 %! expect_error (@() gpu_apsp (C, "semiring", "max.*"), "cudakernels:positivecycle",

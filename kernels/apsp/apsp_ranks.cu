@@ -55,15 +55,18 @@ __global__ void ar_out(const IT *__restrict__ Dp, const typename mr_key<T>::K *_
                                     : mr_key<T>::value(table[(size_t)(x - (IT)1)]);
 }
 
-/* The integer call on W' (class IT) and D back; W' is the integer call's D too. */
+/* The integer call on W' (class IT) and D back; W' is the integer call's D too. The ranks go
+ * back to the pool once W' is queued (stream-ordered), the table stays for D. */
 template <class T, class RT, class IT, bool MAX>
-static ck_status ar_run(ck_apsp_args *a, const ck_apsp_part &part, const mr_ranks<T> &r) {
+static ck_status ar_run(ck_apsp_args *a, const ck_apsp_part &part, mr_ranks<T> &r) {
   const size_t n = a->n, count = n * n;
   IT *Wp = NULL;
   CK_TRY(ck_dev_alloc((void **)&Wp, count * sizeof(IT)));
   ar_in<T, RT, IT, MAX>
       <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const T *)part.W, (const RT *)r.ranks, Wp, n);
   ck_status s = ck_cuda_check(cudaGetLastError(), "keying the weights");
+  ck_dev_free(r.ranks);
+  r.ranks = NULL;
   ck_apsp_args b = *a;
   b.t = sizeof(IT) == 2 ? CK_UINT16 : CK_INT32;
   ck_apsp_part q = part;
@@ -72,7 +75,8 @@ static ck_status ar_run(ck_apsp_args *a, const ck_apsp_part &part, const mr_rank
   if (s == CK_OK) {
     ar_out<T, IT, MAX>
         <<<grid_for(count, MP_THREADS), MP_THREADS>>>(Wp, r.table, (T *)part.D, count);
-    s = ck_cuda_check(cudaDeviceSynchronize(), "mapping keys back to weights");
+    s = ck_cuda_check(cudaGetLastError(), "mapping keys back to weights");
+    if (s == CK_OK) s = ck_cuda_check(cudaDeviceSynchronize(), "mapping keys back to weights");
   }
   a->cycle_vertex = b.cycle_vertex;
   ck_dev_free(Wp);
@@ -101,6 +105,9 @@ template <class T> static ck_status ar_try(ck_apsp_args *a, const ck_apsp_part &
       s = max ? ar_run<T, uint32_t, int32_t, true>(a, part, r)
               : ar_run<T, uint32_t, int32_t, false>(a, part, r);
     if (s == CK_OK) *done = 1;
+    /* no room for W' or the integer call's work: the class path, which needs less (in place
+     * where n is whole blocks) */
+    else if (s == CK_ERR_OUTOFMEMORY) s = CK_OK;
   }
   if (s != CK_OK) cudaDeviceSynchronize(); /* nothing may still use the ranks */
   ck_dev_free(r.ranks), ck_dev_free(r.table);

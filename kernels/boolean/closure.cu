@@ -98,13 +98,21 @@ static ck_status cl_rounds(ck_closure_args *a, const cl_work *w, int tensor, cl_
   return CK_OK;
 }
 
-static ck_status cl_passes(ck_closure_args *a, const cl_work *w, int tensor, cl_marks *m,
+/* *tensor: the path asked, then the path that ran: where the tensor kernel's watchdog gave up on
+ * a wait (its rounds are then wrong, ck_closure_fault), the rounds run again on the plain kernel
+ * from G, which only the unpack overwrites. */
+static ck_status cl_passes(ck_closure_args *a, const cl_work *w, int *tensor, cl_marks *m,
                            cudaEvent_t done) {
   CK_TRY(cl_mark(m, 0));
   CK_TRY(oa_pack_columns(a->G, w->M, w->n, w->n, w->np, w->nw));
   CK_TRY(cl_mark(m, 1));
   CK_TRY(cl_add(m, 0, 1, CK_CLOSURE_STEP_PACK));
-  CK_TRY(cl_rounds(a, w, tensor, m, done));
+  CK_TRY(cl_rounds(a, w, *tensor, m, done));
+  if (*tensor && ck_closure_fault()) {
+    *tensor = 0;
+    CK_TRY(oa_pack_columns(a->G, w->M, w->n, w->n, w->np, w->nw));
+    CK_TRY(cl_rounds(a, w, 0, NULL, done));
+  }
   CK_TRY(cl_mark(m, 0));
   CK_TRY(cl_run_unpack(w->M, w->nw, a->R, w->n, a->reflexive));
   CK_TRY(cl_mark(m, 1));
@@ -130,7 +138,7 @@ static ck_status cl_call(ck_closure_args *a) {
   if (a->steps_ms)
     for (int s = 0; s < CK_CLOSURE_NUM_STEPS; s++) a->steps_ms[s] = 0;
   if (a->n == 0) return CK_OK;
-  const int tensor = a->path != CK_CLOSURE_SIMPLE && cl_mma_available();
+  int tensor = a->path != CK_CLOSURE_SIMPLE && cl_mma_available();
   cl_work w = {};
   w.n = a->n;
   w.np = round_up(a->n, CL_BLOCK);
@@ -144,7 +152,7 @@ static ck_status cl_call(ck_closure_args *a) {
                       "creating a closure event");
   for (int e = 0; m && s == CK_OK && e <= CK_CLOSURE_NUM_STEPS; e++)
     s = ck_cuda_check(cudaEventCreate(&marks.ev[e]), "creating timing events");
-  if (s == CK_OK) s = cl_passes(a, &w, tensor, m, done);
+  if (s == CK_OK) s = cl_passes(a, &w, &tensor, m, done);
   /* Stream-ordered: the scratch returns to the pool after the kernels queued before. */
   cl_free(&w);
   if (done) cudaEventDestroy(done);

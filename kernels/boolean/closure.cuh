@@ -20,7 +20,9 @@
 /* ---- tuning: in one place ----
  * CL_BLOCK, the pivot block B (bits), a multiple of 512 (the product's stage) and of 256 (its
  * tile rows), at most 1024 (the close kernel holds a row a thread, one block). Chosen on paper
- * for an H100 (to be measured with `dev/closure --n 16384 / 32768 / 65536`):
+ * for an H100; measured since (`dev/closure`, doc/NOTES.md): the close took 0.41 ms a round,
+ * not 0.18, and the rest ran 1,990-2,265 Tpair/s; n = 16384 in 9.3 ms, 65536 in 158 ms, both
+ * within the goals, so 512 has not been tried. The estimates:
  * - the close is one block's work, B^3 bit pairs on LOP3 from registers with B / 32 barriers:
  *   about 0.3M cycles at 1024 (some 0.18 ms a round: 12 ms of 64 rounds at n = 65536), about an
  *   eighth of that at 512 with twice the rounds.

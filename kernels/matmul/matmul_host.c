@@ -47,14 +47,7 @@ static ck_status run_device(const ck_product *p) {
 
 /* Device arrays; what the kernels' host code finds (the class, warptile's tiles and split) goes
  * into p's plan, bound for the product, from the call's first product (as ck_minplus_device). */
-ck_status ck_matmul_device(const ck_product *p) {
-  if (!p->plan) return run_device(p);
-  ck_plan *const before = ck_plan_bind(p->plan);
-  const ck_status s = run_device(p);
-  if (before != p->plan) ck_plan_noted(p->plan);
-  ck_plan_bind(before);
-  return s;
-}
+ck_status ck_matmul_device(const ck_product *p) { return ck_plan_run_bound(run_device, p); }
 
 static ck_status run_pages(const ck_product *p, const ck_page_run *r, int *done) {
   ck_plan_note_class(p->t);

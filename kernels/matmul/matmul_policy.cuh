@@ -41,9 +41,11 @@ template <> struct cfg<double> {
  * to a plane of scratch and a reduce adds the planes in order (matmul_split.cuh).
  *
  * The model is the min-plus family's (minplus_policy.cuh: mp_split_cost), on the same kernel
- * and the same occupancy effects, its unit a pair update: here one FFMA or DFMA. NOT YET FITTED
- * to matmul (no GPU when this was written; `dev/matmul warptile --shape M K N --split S` times
- * any split, for the sweep that will fit it). What was carried over and what was rescaled:
+ * and the same occupancy effects, its unit a pair update: here one FFMA or DFMA. Not fitted to
+ * matmul: its picks were measured (H100, doc/NOTES.md; single 256 x 8192 x 256 at s = 32 took
+ * 55 us, 83.7% of cuBLAS, where the model said 39 us), not swept; `dev/matmul warptile --shape
+ * M K N --split S` times any split for the sweep that would fit it. What was carried over and
+ * what was rescaled:
  *   - min_len 64, thin {1.30, 1.07}, tail 0.09, margin 0.01: as min-plus's (matmul's blocks are
  *     8 warps, so only thin[1] applies, to an SM holding one block);
  *   - block_k 48, min-plus's 24 doubled: a matmul step costs one FMA where min-plus's costs two

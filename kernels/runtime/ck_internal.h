@@ -123,6 +123,9 @@ size_t ck_apsp_block(void); /* the pivot block: the shares' unit */
  * The plan a thread carries out: bound by ck_minplus_device for its product (from p->plan), so
  * that the families below it note what they found (the notes do nothing where none is bound). */
 ck_plan *ck_plan_bind(ck_plan *pl); /* returns the one bound before */
+/* run(p) with p->plan bound (none: run(p) alone), noted as the call's first device product
+ * where it was not bound before, and the plan bound before restored. */
+ck_status ck_plan_run_bound(ck_product_fn *run, const ck_product *p);
 ck_plan *ck_plan_bound(void);
 void ck_plan_keep(const ck_plan *pl); /* as the last plan */
 /* A share of a call run on its own (a device's columns, a page through the 2-D host path):

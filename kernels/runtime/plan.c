@@ -424,6 +424,15 @@ void ck_plan_noted(ck_plan *pl) {
   if (pl) pl->noted = 1;
 }
 
+ck_status ck_plan_run_bound(ck_product_fn *run, const ck_product *p) {
+  if (!p->plan) return run(p);
+  ck_plan *const before = ck_plan_bind(p->plan);
+  const ck_status s = run(p);
+  if (before != p->plan) ck_plan_noted(p->plan);
+  ck_plan_bind(before);
+  return s;
+}
+
 void ck_plan_note_class(ck_dtype work) {
   ck_plan *const bound = open_plan();
   if (!bound) return;

@@ -86,12 +86,7 @@ static ck_status run_device(const ck_product *p) {
  * worker's thread carries its own), from the call's first product (a narrowed product's is the
  * integer product inside it). */
 extern "C" ck_status ck_minplus_device(const ck_product *p) {
-  if (!p->plan) return run_device(p);
-  ck_plan *const before = ck_plan_bind(p->plan);
-  const ck_status s = run_device(p);
-  if (before != p->plan) ck_plan_noted(p->plan);
-  ck_plan_bind(before);
-  return s;
+  return ck_plan_run_bound(run_device, p);
 }
 
 /* ---- paged products: a run of pages in one launch (pages.c cuts the pages into runs) ---- */
