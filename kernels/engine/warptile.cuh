@@ -369,6 +369,17 @@ static void warptile_launch_pages(int Mp, int Np, int Kp, size_t pages, const wa
   }
 }
 
+/* The block of a merge of split-K's planes (min-plus's merge, matmul's reduce): `threads`
+ * threads as runs of consecutive planes per output by outputs, the runs doubled up to max_runs
+ * while the outputs times the runs stay below `fill` (the threads that fill the GPU) and every
+ * run keeps a plane. A function of the shape alone, so the order of the merge is too. */
+static inline dim3 warptile_merge_block(int planes, size_t count, unsigned max_runs, size_t fill,
+                                        unsigned threads) {
+  unsigned runs = 1;
+  while (runs < max_runs && 2 * runs <= (unsigned)planes && count * runs < fill) runs *= 2;
+  return dim3(threads / runs, runs);
+}
+
 /* Launch warptile_kernel over the padded Mp x Np output with a configuration CFG, a struct of
  * enums BM, BN, BK, WM, WN, WNITER, TM, TN, NT. With splits > 1 ("split-K"), blockIdx.z takes
  * slice z of K, Kz = Kp / splits long (a multiple of BK): the Op then writes partial results

@@ -45,11 +45,8 @@ __global__ void mm_reduce_planes(const T *__restrict__ P, int planes, size_t cou
  * GPU short of threads (matmul_policy.cuh). A function of the shape alone, so the order of the
  * sums is too. */
 static dim3 mm_reduce_block(int planes, size_t count) {
-  unsigned runs = 1;
-  while (runs < MM_REDUCE_MAX_RUNS && 2 * runs <= (unsigned)planes &&
-         count * runs < MM_REDUCE_FILL_OUTPUTS)
-    runs *= 2;
-  return dim3(MM_REDUCE_THREADS / runs, runs);
+  return warptile_merge_block(planes, count, MM_REDUCE_MAX_RUNS, MM_REDUCE_FILL_OUTPUTS,
+                              MM_REDUCE_THREADS);
 }
 
 /* The plan: slices of k (1: none), and where there are several, their planes (slices x count

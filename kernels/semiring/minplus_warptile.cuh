@@ -147,11 +147,7 @@ __device__ __forceinline__ bool merge_runs(const V *__restrict__ P, const I *__r
 
 /* The merge's block: runs of planes per output by outputs (when runs pay: minplus_policy.cuh). */
 static dim3 merge_block(int splits, size_t count) {
-  unsigned runs = 1;
-  while (runs < MP_MERGE_MAX_RUNS && 2 * runs <= (unsigned)splits &&
-         count * runs < MP_MERGE_FILL_OUTPUTS)
-    runs *= 2;
-  return dim3(MP_THREADS / runs, runs);
+  return warptile_merge_block(splits, count, MP_MERGE_MAX_RUNS, MP_MERGE_FILL_OUTPUTS, MP_THREADS);
 }
 
 /* How the Op's kernel runs over the padded Mp x Np x Kp product: split->slices of k, folded in
