@@ -142,5 +142,13 @@ static const warptile_split_cost mp_split_cost = {64,  24,           2,    40,  
  * at 1024^3 and 256 x 8192 x 256, still ahead at 2048^3; the 16-bit witness read as it is was
  * 0.975-0.99x at 8192^3. */
 #define MP_RAW_SMALL_PAIRS 4294967296.0
+/* Single and double products of at most this many pair updates (m n k) run on v1 (coalesced)
+ * when warptile is asked for (minplus.cu, run_warptile): one call, between events, took 10.2,
+ * 13.9 and 20.3 us on v1 at 64^3, 128^3 and 256^3 (H100), against warptile's 22.0, 20.3 and 25.1
+ * (a padded copy of an operand, a split and its merge) and cuBLAS sgemm's 17.4, 19.3 and 23.0
+ * in the same process. Only for a short k: v1 runs each output's k in one thread, where split-K
+ * shares a long one out. */
+#define MP_SMALL_PAIRS 16777216.0
+#define MP_SMALL_DEPTH 512
 
 #endif
