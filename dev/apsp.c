@@ -12,9 +12,10 @@
 #include "common.h"
 
 static const char usage[] =
-    "usage: dev/apsp [--class C] [--n N] [--reps R] [--seed S]\n"
+    "usage: dev/apsp [--class C] [--n N] [--pages P] [--reps R] [--seed S]\n"
     "  --class  double, single, int8, uint8, int16, uint16, int32, uint32 (default: all)\n"
     "  --n      timed vertices (default 4096; 0: check only)\n"
+    "  --pages  timed graphs a call (default: one, a 2-D call)\n"
     "  --reps   timed runs after one warm-up (default 5); --seed: the inputs' seed\n";
 
 static const size_t sizes[] = {1, 2, 31, 257, 300};
@@ -142,6 +143,10 @@ static int walk_p(dev_check *c, const char *label, ck_dtype t, const void *W, co
       size_t cur = j, steps = 0;
       while (cur != i) {
         int32_t prev = P[i + cur * n];
+        /* an integer path through a vertex whose length from i is intmax or more: that length
+         * counts as none, and its P with it (ck.h), though the whole path's is below intmax
+         * again (negative weights after it) */
+        if (prev == 0 && cur != j && D[i + cur * n] == none_d) break;
         int none = 1;
         if (prev >= 1 && (size_t)prev <= n) length += edge(t, W, n, (size_t)prev - 1, cur, &none);
         if (none || ++steps >= n)
@@ -150,7 +155,7 @@ static int walk_p(dev_check *c, const char *label, ck_dtype t, const void *W, co
                           label, i + 1, j + 1, D[i + j * n], i + 1, cur + 1, prev, D[i + cur * n]);
         cur = (size_t)prev - 1;
       }
-      if (length != D[i + j * n])
+      if (cur == i && length != D[i + j * n])
         return dev_fail(c, "%s: the path %zu -> %zu along P weighs %.17g, D says %.17g", label,
                         i + 1, j + 1, length, D[i + j * n]);
     }
@@ -174,8 +179,9 @@ static void run_graph(dev_check *c, const char *label0, ck_dtype t, const void *
       dev_fail_status(c, label, st);
       break;
     }
-    ck_apsp_args a = {t, CK_APSP_GPU, dW, paths ? dW : dD, dP, n, NULL, NULL, NULL, NULL,
-                      0, NULL,        0};
+    ck_apsp_args a;
+    memset(&a, 0, sizeof a);
+    a.t = t, a.kernel = CK_APSP_GPU, a.W = dW, a.D = paths ? dW : dD, a.P = dP, a.n = n;
     st = ck_apsp_device(&a);
     if (st == CK_OK) st = ck_device_sync();
     if (has_cycle) {
@@ -227,12 +233,98 @@ static void check_class(dev_check *c, ck_dtype t, uint64_t seed) {
     }
 }
 
+/* ---- pages: many graphs in one call ---- */
+
+/* Sizes of the paged checks: the batched kernel's, a block's (up to 128, ragged) and a
+ * cluster's (129 to 256), and one past it, which runs page by page. */
+static const size_t page_sizes[] = {1, 2, 17, 33, 65, 100, 128, 129, 200, 256, 257};
+#define NPAGE_SIZES (sizeof page_sizes / sizeof page_sizes[0])
+#define CHECK_PAGES 5
+
+/* One call over `pages` graphs of n vertices (each its flavour, in turn): D and P of every page
+ * against the reference of its own graph. With `cycle`, page 3 (or the only page) has a negative
+ * cycle, which the call must report with its page. */
+static void run_pages(dev_check *c, ck_dtype t, dev_rng *r, size_t n, size_t pages, int cycle) {
+  const size_t nn = n * n, es = ck_dtype_size(t);
+  char *W = dev_xmalloc(pages * nn * es), *D = dev_xmalloc(pages * nn * es);
+  double *ref = dev_xmalloc(pages * nn * sizeof *ref);
+  int32_t *P = dev_xmalloc(pages * nn * sizeof *P);
+  const size_t bad = pages > 2 ? 2 : 0;
+  for (size_t q = 0; q < pages; q++) {
+    make_graph(t, r, (int)(q % NFLAVOURS), W + q * nn * es, n);
+    if (cycle && q == bad) {
+      if (n == 1) dev_setf(t, W + q * nn * es, 0, -1);
+      else dev_setf(t, W + q * nn * es, (n - 1) * n, -3), dev_setf(t, W + q * nn * es, n - 1, 1);
+    }
+    if (!reference(t, W + q * nn * es, n, ref + q * nn) && !(cycle && q == bad))
+      dev_fail(c, "pages n=%zu: the reference found a cycle in page %zu", n, q + 1);
+  }
+  void *dW = NULL, *dD = NULL, *dP = NULL;
+  for (int paths = 0; paths < 2; paths++) {
+    char label[96];
+    snprintf(label, sizeof label, "n=%zu, %zu pages%s%s", n, pages, paths ? ", with P" : "",
+             cycle ? ", a negative cycle" : "");
+    c->cases++;
+    ck_status st;
+    if ((st = dev_put(&dW, W, pages * nn * es)) || (st = ck_dev_alloc(&dD, pages * nn * es)) ||
+        (paths && (st = ck_dev_alloc(&dP, pages * nn * sizeof *P)))) {
+      dev_fail_status(c, label, st);
+      break;
+    }
+    ck_apsp_args a;
+    memset(&a, 0, sizeof a);
+    a.t = t, a.kernel = CK_APSP_GPU, a.W = dW, a.D = dD, a.P = dP, a.n = n, a.pages = pages;
+    st = ck_apsp_device(&a);
+    if (st == CK_OK) st = ck_device_sync();
+    if (cycle) {
+      if (st != CK_ERR_NEGCYCLE || a.page != bad + 1 || a.cycle_vertex < 1 || a.cycle_vertex > n)
+        dev_fail(c, "%s: status %d, page %zu, vertex %zu; want CK_ERR_NEGCYCLE, page %zu", label,
+                 (int)st, a.page, a.cycle_vertex, bad + 1);
+    } else if (st || (st = dev_fetch(D, dD, pages * nn * es)) ||
+               (paths && (st = dev_fetch(P, dP, pages * nn * sizeof *P)))) {
+      dev_fail_status(c, label, st);
+    } else {
+      for (size_t q = 0; q < pages; q++) {
+        char pl[128];
+        snprintf(pl, sizeof pl, "%s, page %zu", label, q + 1);
+        if (!compare_d(c, pl, t, D + q * nn * es, ref + q * nn, n)) break;
+        if (paths && !walk_p(c, pl, t, W + q * nn * es, P + q * nn, ref + q * nn, n)) break;
+      }
+    }
+    ck_dev_free(dW);
+    ck_dev_free(dD);
+    ck_dev_free(dP);
+    dW = dD = dP = NULL;
+  }
+  free(W);
+  free(D);
+  free(ref);
+  free(P);
+}
+
+static void check_pages(dev_check *c, ck_dtype t, uint64_t seed) {
+  dev_rng r;
+  dev_seed(&r, seed);
+  int64_t lo, hi;
+  dev_int_bounds(t, &lo, &hi);
+  for (size_t q = 0; q < NPAGE_SIZES; q++) {
+    run_pages(c, t, &r, page_sizes[q], CHECK_PAGES, 0);
+    if (!dev_is_int(t) || lo < 0) run_pages(c, t, &r, page_sizes[q], CHECK_PAGES, 1);
+  }
+  run_pages(c, t, &r, 33, 1, 0);
+}
+
 static void time_class(ck_dtype t, const dev_opts *o) {
   double *times = dev_xmalloc((size_t)o->reps * sizeof *times);
   for (int paths = 0; paths < 2; paths++) {
     ck_timing tm = {1, o->reps, times, CK_DATA_INTS, 0};
+    const size_t pages = o->pages ? o->pages : 1;
     printf("%-8s %-7s n=%zu", paths ? "D and P" : "D", ck_dtype_name(t), o->n);
-    if (ck_apsp_time(t, o->n, paths, &tm) != CK_OK) {
+    if (o->pages) printf(" x %zu", o->pages);
+    ck_apsp_args shape;
+    memset(&shape, 0, sizeof shape);
+    shape.t = t, shape.n = o->n, shape.pages = o->pages;
+    if (ck_apsp_time(&shape, paths, &tm) != CK_OK) {
       printf("  timing failed: %s\n", ck_last_error());
       continue;
     }
@@ -242,13 +334,13 @@ static void time_class(ck_dtype t, const dev_opts *o) {
     double ms = dev_median(times, o->reps), ceiling = 0, n = (double)o->n;
     if (ck_minplus_ceiling(path, &ceiling) != CK_OK) ceiling = 0;
     printf(" on %-6s", ck_dtype_name(path));
-    dev_print_rate(ms, n * n * n / (ms * 1e-3) / 1e12, "Tpair/s", ceiling / 1e12);
+    dev_print_rate(ms, (double)pages * n * n * n / (ms * 1e-3) / 1e12, "Tpair/s", ceiling / 1e12);
   }
   free(times);
 }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0, 0};
   dev_parse(argc, argv, &o, usage, NULL);
   if (o.version || o.cls >= CK_INT64) {
     fprintf(stderr, "%s", usage);
@@ -262,6 +354,7 @@ int main(int argc, char **argv) {
     if (o.cls >= 0 && t != o.cls) continue;
     dev_check c;
     check_class(&c, (ck_dtype)t, o.seed + (unsigned)t);
+    check_pages(&c, (ck_dtype)t, o.seed + 100u + (unsigned)t);
     dev_check_leaks(&c);
     printf("apsp     %-7s", ck_dtype_name((ck_dtype)t));
     if (c.failed) printf(" FAIL %d of %d: %s\n", c.failed, c.cases, c.first);

@@ -488,7 +488,7 @@ static void take_variant_options(int *argc, char **argv, int *variant, int *all)
 }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, (size_t)-1, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, (size_t)-1, 5, (uint64_t)time(NULL), 0, 0};
   int variant = CK_ORAND_VARIANT_AUTO, all_variants = 0;
   take_variant_options(&argc, argv, &variant, &all_variants);
   dev_parse(argc, argv, &o, usage, "--big");

@@ -386,7 +386,7 @@ static int tensor_runs_here(void) {
 }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, 16384, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, 16384, 5, (uint64_t)time(NULL), 0, 0};
   dev_parse(argc, argv, &o, usage, "--small");
   small_only = o.flag;
   const int only = dev_pick_version(o.version, CK_CLOSURE_NUM_PATHS, path_id, path_name);

@@ -196,6 +196,8 @@ void dev_parse(int argc, char **argv, dev_opts *o, const char *usage, const char
         if (o->reps < 1 || o->reps > 1000) usage_exit(usage, next);
       } else if (!strcmp(a, "--seed")) {
         o->seed = parse_size(next, usage);
+      } else if (!strcmp(a, "--pages")) {
+        o->pages = parse_size(next, usage);
       } else {
         usage_exit(usage, a);
       }

@@ -56,14 +56,15 @@ int dev_fail_status(dev_check *c, const char *what, ck_status s);
  * ck call must free its scratch, after errors too). */
 void dev_check_leaks(dev_check *c);
 
-/* ---- options: [VERSION] [--class C] [--n N] [--reps R] [--seed S] [FLAG] ---- */
+/* ---- options: [VERSION] [--class C] [--n N] [--reps R] [--seed S] [--pages P] [FLAG] ---- */
 typedef struct {
   const char *version; /* NULL: every version */
   int cls;             /* -1: every class the driver takes */
   size_t n;            /* timing size; 0: no timing */
   int reps;            /* timed runs after one warm-up */
   uint64_t seed;
-  int flag; /* the driver's own switch (flag_name), 0 or 1 */
+  int flag;     /* the driver's own switch (flag_name), 0 or 1 */
+  size_t pages; /* --pages: graphs a timed call holds (apsp), 0: one */
 } dev_opts;
 /* Parses the command line into o (whose fields hold the defaults); prints usage and exits 2 on
  * anything unknown. flag_name: the driver's one extra switch, or NULL. */

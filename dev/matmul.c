@@ -221,7 +221,7 @@ static void print_splits(const int *splits) {
 static int usable(int kernel) { return kernel != CK_MATMUL_CUBLAS || ck_cublas_available(); }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0, 0};
   shape timed = {0, 0, 0};
   int have_shape = 0, split = 0;
   take_options(&argc, argv, &timed, &have_shape, &split);

@@ -296,7 +296,7 @@ static void pick_semiring(int *argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, 4096, 5, (uint64_t)time(NULL), 0, 0};
   pick_semiring(&argc, argv);
   dev_parse(argc, argv, &o, usage, "--narrow");
   const int only = dev_pick_version(o.version, CK_MINPLUS_NUM_GPU, ck_minplus_kernel_id,

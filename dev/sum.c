@@ -232,7 +232,7 @@ static void time_class(ck_dtype t, const int *passed, int only, const dev_opts *
 }
 
 int main(int argc, char **argv) {
-  dev_opts o = {NULL, -1, (size_t)1 << 26, 5, (uint64_t)time(NULL), 0};
+  dev_opts o = {NULL, -1, (size_t)1 << 26, 5, (uint64_t)time(NULL), 0, 0};
   dev_parse(argc, argv, &o, usage, NULL);
   const int only = dev_pick_version(o.version, CK_SUM_NUM_GPU, ck_sum_kernel_id,
                                     ck_sum_kernel_name);

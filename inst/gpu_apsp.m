@@ -59,11 +59,25 @@
 ## @qcode{"cpu"} kernel, bit for bit.  Without @var{P} the rounds combine
 ## whole blocks, which is faster; the distances are the same, up to
 ## rounding where floating-point sums round.
-## @item NaN or @code{-Inf} weights, and non-square, complex, logical or N-D
+## @item NaN or @code{-Inf} weights, and non-square, complex or logical
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the
 ## device @code{cudakernels:outofmemory}.  No device memory is kept after the
 ## call.
 ## @end itemize
+##
+## Pages: a @var{W} of size n-by-n-by-p (any trailing dimensions) holds p
+## graphs, one a page, and @var{D} and @var{P} have the size of @var{W}: each
+## page is what its own 2-D call gives (@code{gpu_path (P, s, t, q)} walks
+## page q's paths).  Graphs of up to 256 vertices run on the GPU all in one
+## launch (or a few, a few milliseconds apart, so that Ctrl-C is heard): each
+## lies in the registers of a group of threads (from 129 vertices, of a cluster
+## of blocks, on Hopper GPUs; before them up to 128) for the whole of plain
+## Floyd--Warshall, so @var{D} and @var{P} are the @qcode{"cpu"} kernel's, bit
+## for bit, with or without @var{P} (up to the sign of a zero).  A 2-D call of
+## that size runs there too.  Larger pages run one after the other as 2-D
+## calls.  An unbounded cycle in any page raises the error, naming the first
+## such page and a vertex on the cycle.  Batched pages run on one GPU: the
+## selected one, or the gpu_array's.
 ##
 ## The option @qcode{"kernel"} is @qcode{"gpu"} (the default) or
 ## @qcode{"cpu"}, a multi-threaded CPU reference (plain Floyd--Warshall) that
@@ -158,20 +172,20 @@ function [D, P] = gpu_apsp (W, varargin)
       error ("cudakernels:invalidinput",
              "gpu_apsp: the cpu kernel works on host arrays; gather W first");
     endif
-    n = dims(1);
     if (nargout < 2)
       D = gpu_array ("__cudakernels_wrap__",
                      ck_call ("gpu_apsp", "apsp", sr, "device", id, kernel, verbose,
-                              devices), cls, dims);
+                              devices, dims), cls, dims);
     else
-      [idd, idp] = ck_call ("gpu_apsp", "apsp", sr, "device", id, kernel, verbose, devices);
+      [idd, idp] = ck_call ("gpu_apsp", "apsp", sr, "device", id, kernel, verbose, devices,
+                            dims);
       D = gpu_array ("__cudakernels_wrap__", idd, cls, dims);
       P = gpu_array ("__cudakernels_wrap__", idp, "int32", dims);
     endif
     return;
   endif
   if (issparse (W))
-    W = full_graph (W, sr);
+    W = full_graph (W, sr);   # sparse arrays are 2-D: one graph
   endif
   check_class ("W", class (W), isnumeric (W) && isreal (W));
   check_square (size (W));
@@ -191,11 +205,12 @@ function check_class (name, cls, real_numeric)
   endif
 endfunction
 
+## n-by-n, or n-by-n-by-... (pages: a graph each).
 function check_square (dims)
-  if (numel (dims) != 2 || dims(1) != dims(2))
+  if (dims(1) != dims(2))
     error ("cudakernels:invalidinput",
-           "gpu_apsp: W must be a square matrix; it is %s", strjoin (arrayfun (@num2str, dims,
-                                                                    "UniformOutput", false), "x"));
+           "gpu_apsp: W must be square (n-by-n, or n-by-n-by-... for pages of graphs); it is %s",
+           strjoin (arrayfun (@num2str, dims, "UniformOutput", false), "x"));
   endif
 endfunction
 
@@ -318,7 +333,7 @@ endfunction
 %!error <NaN> gpu_apsp ([0 NaN; 1 0], "kernel", "cpu")
 %!error <-Inf> gpu_apsp ([0 -Inf; 1 0], "kernel", "cpu")
 %!error <square> gpu_apsp (ones (2, 3))
-%!error <square> gpu_apsp (ones (2, 2, 2))
+%!error <square> gpu_apsp (ones (2, 3, 2))
 %!error <complex> gpu_apsp ([0 1i; 1 0])
 %!error <logical> gpu_apsp (true (2))
 %!error <int64> gpu_apsp (int64 ([0 1; 1 0]))

@@ -4,6 +4,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{p} =} gpu_path (@var{P}, @var{s}, @var{t})
 ## @deftypefnx {} {@var{c} =} gpu_path (@var{P}, @var{s}, @var{t})
+## @deftypefnx {} {@dots{} =} gpu_path (@var{P}, @var{s}, @var{t}, @var{q})
 ## The shortest path from vertex @var{s} to vertex @var{t}, from the
 ## predecessor matrix @var{P} of @code{[D, P] = gpu_apsp (W)}.
 ##
@@ -14,7 +15,10 @@
 ## cell array of such paths, one per pair, shaped like the larger of the two.
 ##
 ## @var{P} may be a host matrix (any numeric class) or a gpu_array: then the
-## paths are walked on the device and only their vertices are copied back.  A
+## paths are walked on the device and only their vertices are copied back.
+## Where @var{P} has pages (@code{gpu_apsp} of an n-by-n-by-p @var{W}), @var{q}
+## names the page whose paths are walked (a linear page number, 1 by default;
+## @code{gpu_path (P(:,:,q), s, t)} is the same for a host @var{P}).  A
 ## @var{P} that leads round in circles (not made by @code{gpu_apsp}) raises
 ## @code{cudakernels:invalidinput}.
 ##
@@ -31,8 +35,8 @@
 ## @seealso{gpu_apsp}
 ## @end deftypefn
 
-function p = gpu_path (P, s, t)
-  if (nargin != 3)
+function p = gpu_path (P, s, t, q = 1)
+  if (nargin < 3 || nargin > 4)
     print_usage ();
   endif
   dev = isa (P, "gpu_array");
@@ -45,10 +49,18 @@ function p = gpu_path (P, s, t)
       error ("cudakernels:invalidinput", "gpu_path: P must be a real numeric matrix");
     endif
   endif
-  if (numel (dims) != 2 || dims(1) != dims(2))
-    error ("cudakernels:invalidinput", "gpu_path: P must be a square matrix");
+  if (dims(1) != dims(2))
+    error ("cudakernels:invalidinput", "gpu_path: P must be square, or square pages");
   endif
   n = dims(1);
+  pages = prod (dims(3:end));
+  if (! (isnumeric (q) && isreal (q) && isscalar (q) && q == fix (q) && q >= 1 && q <= pages))
+    error ("cudakernels:invalidinput", "gpu_path: q must be a page of P: an integer from 1 to %d",
+           pages);
+  endif
+  if (! dev && pages > 1)
+    P = P(:,:,q);
+  endif
   check_vertices (s, n, "s");
   check_vertices (t, n, "t");
   if (! isscalar (s) && ! isscalar (t) && ! isequal (size (s), size (t)))
@@ -65,7 +77,7 @@ function p = gpu_path (P, s, t)
     if (! strcmp (cls, "int32"))
       error ("cudakernels:invalidinput", "gpu_path: a gpu_array P must be int32, as gpu_apsp makes it");
     endif
-    [len, v] = ck_call ("gpu_path", "path_dev", id, n, s, t);
+    [len, v] = ck_call ("gpu_path", "path_dev", id, n, s, t, double (q));
     c = mat2cell (v, 1, len);
   else
     c = cell (1, numel (s));

@@ -66,17 +66,61 @@ static int apsp_semiring(const mxArray *a) {
   return s;
 }
 
-/* Host W: D [, P] made in Octave's memory. */
-static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray *W) {
-  mxArray *D = mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, gw_class_of(a->t), mxREAL);
-  mxArray *P = nlhs > 1
-                   ? mxCreateUninitNumericMatrix((mwSize)a->n, (mwSize)a->n, mxINT32_CLASS, mxREAL)
-                   : NULL;
+#define GW_MAX_DIMS 32 /* W's dimensions at most */
+
+/* The shape of a call: n vertices, and W's dimensions (n, n, and any trailing ones: the pages). */
+typedef struct {
+  size_t n, pages, numel; /* pages 0: a 2-D call */
+  mwSize nd;
+  mwSize dims[GW_MAX_DIMS];
+} apsp_shape;
+
+/* The shape of dimensions dims (nd of them): square pages. */
+static apsp_shape shape_of(mwSize nd, const mwSize *dims) {
+  apsp_shape sh;
+  memset(&sh, 0, sizeof sh);
+  if (nd < 2 || nd > GW_MAX_DIMS || dims[0] != dims[1])
+    gw_fail_invalid("W must be square: n-by-n, or n-by-n-by-... for pages of graphs");
+  sh.nd = nd;
+  sh.n = dims[0];
+  sh.numel = 1;
+  for (mwSize i = 0; i < nd; i++) {
+    sh.dims[i] = dims[i];
+    sh.numel *= dims[i];
+  }
+  if (nd > 2) sh.pages = sh.n ? sh.numel / (sh.n * sh.n) : 0;
+  return sh;
+}
+
+/* The dimensions of a device W: DIMS (double), or a square n*n array when absent. */
+static apsp_shape device_shape(const mxArray *dims, size_t numel) {
+  if (!dims) {
+    size_t n = (size_t)sqrt((double)numel);
+    while (n * n > numel) n--;
+    while ((n + 1) * (n + 1) <= numel) n++;
+    if (n * n != numel) gw_fail_invalid("W must be a square n-by-n array");
+    const mwSize d[2] = {(mwSize)n, (mwSize)n};
+    return shape_of(2, d);
+  }
+  size_t v[GW_MAX_DIMS];
+  const int nd = gw_sizes(dims, 2, GW_MAX_DIMS, v, "DIMS must be W's dimensions");
+  mwSize d[GW_MAX_DIMS];
+  for (int i = 0; i < nd; i++) d[i] = (mwSize)v[i];
+  const apsp_shape sh = shape_of((mwSize)nd, d);
+  if (sh.numel != numel) gw_fail_invalid("DIMS do not match W's number of elements");
+  return sh;
+}
+
+/* Host W: D [, P] made in Octave's memory, with W's dimensions. */
+static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray *W,
+                      const apsp_shape *sh) {
+  mxArray *D = gw_create_array(sh->nd, sh->dims, a->t);
+  mxArray *P = nlhs > 1 ? gw_create_array(sh->nd, sh->dims, CK_INT32) : NULL;
   a->W = mxGetData(W);
   a->D = mxGetData(D);
   a->P = P ? (int32_t *)mxGetData(P) : NULL;
   ck_plan pl;
-  ck_status s = ck_apsp_call(a, CK_ON_HOST, &pl);
+  ck_status s = sh->numel ? ck_apsp_call(a, CK_ON_HOST, &pl) : CK_OK;
   if (s != CK_OK) {
     mxDestroyArray(D);
     if (P) mxDestroyArray(P);
@@ -87,14 +131,13 @@ static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray 
 }
 
 /* Device W (an id): the ids of D [, P], on W's device. */
-static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w) {
-  const size_t numel = a->n * a->n;
+static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w, size_t numel) {
   ck_array_id idd = 0, idp = 0;
   void *d = NULL, *p = NULL;
   gw_check(ck_array_create(a->t, numel, &idd, &d));
   ck_status s = nlhs > 1 ? ck_array_create(CK_INT32, numel, &idp, &p) : CK_OK;
   ck_plan pl;
-  if (s == CK_OK) {
+  if (s == CK_OK && numel) {
     a->W = w;
     a->D = d;
     a->P = (int32_t *)p;
@@ -109,43 +152,48 @@ static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w) {
   if (nlhs > 1) plhs[1] = gw_id_value(idp);
 }
 
-/* "apsp", SEMIRING, WHERE, W, KERNEL, VERBOSE [, DEVICES] -> D [, P]: W a square host matrix, or
- * (WHERE "device") the id of an n*n gpu_array, whose D and P are gpu_arrays too. */
+/* "apsp", SEMIRING, WHERE, W, KERNEL, VERBOSE [, DEVICES [, DIMS]] -> D [, P]: W a host array of
+ * n-by-n pages (one, or any trailing dimensions: a graph a page), or (WHERE "device") the id of a
+ * gpu_array of dimensions DIMS (absent: n*n elements, one graph), whose D and P are gpu_arrays
+ * too. */
 void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   const int semiring = apsp_semiring(prhs[0]);
   const ck_where where = gw_where(prhs[1]);
   const int kernel = apsp_kernel(prhs[3]), verbose = get_flag(prhs[4], "VERBOSE");
   ck_dtype t;
-  size_t n, numel = 0;
+  size_t numel = 0;
   void *w = NULL;
+  apsp_shape sh;
   if (where == CK_ON_HOST) {
-    t = gw_matrix_dtype(prhs[2], "W");
-    n = mxGetM(prhs[2]);
-    if (mxGetN(prhs[2]) != n) gw_fail_invalid("W must be square");
+    const int c = gw_dtype_of(prhs[2]);
+    if (c < 0) gw_fail_invalid("W must be a real, full numeric array");
+    t = (ck_dtype)c;
+    sh = shape_of(mxGetNumberOfDimensions(prhs[2]), mxGetDimensions(prhs[2]));
   } else {
     gw_check(ck_array_lookup(gw_id(prhs[2], "W (an id)"), &t, &numel, &w));
-    n = (size_t)sqrt((double)numel);
-    while (n * n > numel) n--;
-    while ((n + 1) * (n + 1) <= numel) n++;
-    if (n * n != numel) gw_fail_invalid("W must be a square n-by-n array");
+    sh = device_shape(nrhs > 6 ? prhs[6] : NULL, numel);
   }
   check_classes(t);
-  ck_apsp_args a = apsp_args(semiring, t, kernel, n, verbose);
+  ck_apsp_args a = apsp_args(semiring, t, kernel, sh.n, verbose);
+  a.pages = sh.pages;
   const ck_devices devices = gw_devices(nrhs > 5 ? prhs[5] : NULL);
   a.devices = &devices;
-  if (where == CK_ON_HOST) host_call(nlhs, plhs, &a, prhs[2]);
-  else device_call(nlhs, plhs, &a, w);
+  if (where == CK_ON_HOST) host_call(nlhs, plhs, &a, prhs[2], &sh);
+  else device_call(nlhs, plhs, &a, w, numel);
 }
 
-/* "path_dev", IDP, N, S, T -> [LENGTHS, VERTICES]: S and T double vectors of 1-based vertices */
+/* "path_dev", IDP, N, S, T [, Q] -> [LENGTHS, VERTICES]: S and T double vectors of 1-based
+ * vertices; Q the 1-based page of a P of n-by-n pages (default 1) */
 void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-  (void)nrhs;
   ck_dtype t;
   size_t numel;
-  void *p;
-  gw_check(ck_array_lookup(gw_id(prhs[0], "IDP"), &t, &numel, &p));
-  size_t n = gw_size(prhs[1], "N");
-  if (t != CK_INT32 || numel != n * n) gw_fail_invalid("P must be an n-by-n int32 gpu_array");
+  void *pages;
+  gw_check(ck_array_lookup(gw_id(prhs[0], "IDP"), &t, &numel, &pages));
+  size_t n = gw_size(prhs[1], "N"), q = nrhs > 4 ? gw_size(prhs[4], "Q") : 1;
+  if (t != CK_INT32 || n == 0 || numel % (n * n))
+    gw_fail_invalid("P must be an int32 gpu_array of n-by-n pages");
+  if (q < 1 || q > numel / (n * n)) gw_fail_invalid("Q must be a page of P");
+  const int32_t *p = (const int32_t *)pages + (q - 1) * n * n;
   const mxArray *S = prhs[2], *T = prhs[3];
   if (!mxIsDouble(S) || !mxIsDouble(T) || mxIsComplex(S) || mxIsComplex(T) ||
       mxGetNumberOfElements(S) != mxGetNumberOfElements(T))
@@ -157,7 +205,7 @@ void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         s[q] != (double)(size_t)s[q] || tt[q] != (double)(size_t)tt[q])
       gw_fail_invalid("S and T must be vertices: integers from 1 to n");
   mxArray *len = mxCreateDoubleMatrix(1, (mwSize)count, mxREAL);
-  ck_status st = ck_path_device((const int32_t *)p, n, s, tt, count, mxGetPr(len), NULL);
+  ck_status st = ck_path_device(p, n, s, tt, count, mxGetPr(len), NULL);
   size_t total = 0;
   for (size_t q = 0; st == CK_OK && q < count; q++) {
     double l = mxGetPr(len)[q];
@@ -165,8 +213,7 @@ void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     total += l > 0 ? (size_t)l : 0;
   }
   mxArray *v = mxCreateDoubleMatrix(1, (mwSize)total, mxREAL);
-  if (st == CK_OK && total)
-    st = ck_path_device((const int32_t *)p, n, s, tt, count, mxGetPr(len), mxGetPr(v));
+  if (st == CK_OK && total) st = ck_path_device(p, n, s, tt, count, mxGetPr(len), mxGetPr(v));
   if (st != CK_OK) {
     mxDestroyArray(len);
     mxDestroyArray(v);

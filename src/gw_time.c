@@ -5,8 +5,8 @@
  *   "time", OP, SEMIRING, CLASS, KERNEL, SIZE, WARMUP, REPS [, FLAG ...] [, CALLS] -> ms per run
  *
  * OP "product": SIZE [M K N], or [M K N P] for P pages of the 3-D map (page q of each
- * operand); CALLS back-to-back calls between the events (times per call). OP "apsp": SIZE N, a
- * random complete graph (weights 0..999), KERNEL "gpu". FLAGs: "witness" (K, or P), and for
+ * operand); CALLS back-to-back calls between the events (times per call). OP "apsp": SIZE N, or
+ * [N PAGES], random complete graphs (weights 0..999) of any path semiring, KERNEL "gpu". FLAGs: "witness" (K, or P), and for
  * products the data, "fractions" (integers 0..999 plus 0.5, single and double) or "wide"
  * (integers 0..2^20 - 1); by default integers 0..999. */
 #include <string.h>
@@ -40,7 +40,7 @@ typedef struct {
   ck_call c;
   ck_pages pages;
   ck_dtype t;
-  size_t n;
+  ck_apsp_args a; /* shortest paths: the class, semiring, n and pages */
 } timed;
 
 static void product_args(const mxArray *prhs[], const time_flags *f, timed *w) {
@@ -58,12 +58,19 @@ static void product_args(const mxArray *prhs[], const time_flags *f, timed *w) {
 }
 
 static void apsp_args(const mxArray *prhs[], const time_flags *f, timed *w) {
-  if (gw_semiring(prhs[1]) != CK_SR_MIN_PLUS) gw_fail_invalid("shortest paths take min.+");
+  const int semiring = gw_semiring(prhs[1]);
+  if (semiring == CK_PLUS_TIMES) gw_fail_invalid("paths take a semiring, not +.*");
   w->t = gw_dtype_name(prhs[2]);
   char kernel[8];
   gw_string(prhs[3], kernel, sizeof kernel, "KERNEL");
   if (strcmp(kernel, "gpu")) gw_fail_invalid("only the \"gpu\" kernel of shortest paths is timed");
-  gw_sizes(prhs[4], 1, 1, &w->n, "SIZE of shortest paths is N");
+  size_t size[2] = {0, 0};
+  gw_sizes(prhs[4], 1, 2, size, "SIZE of shortest paths is N, or [N PAGES]");
+  memset(&w->a, 0, sizeof w->a);
+  w->a.t = w->t;
+  w->a.semiring = (ck_semiring)semiring;
+  w->a.n = size[0];
+  w->a.pages = size[1];
   if (f->data != CK_DATA_INTS || f->calls != 1)
     gw_fail_invalid("shortest paths are timed on integers 0..999, one call at a time");
 }
@@ -82,8 +89,7 @@ void cmd_time(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   tm.data = f.data;
   tm.calls = f.calls;
   ck_plan pl;
-  const ck_status s = w.apsp ? ck_apsp_time(w.t, w.n, f.witness, &tm)
-                             : ck_product_time(&w.c, &tm, &pl);
+  const ck_status s = w.apsp ? ck_apsp_time(&w.a, f.witness, &tm) : ck_product_time(&w.c, &tm, &pl);
   if (s != CK_OK) mxDestroyArray(times);
   gw_check(s);
   plhs[0] = times;

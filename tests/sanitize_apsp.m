@@ -89,6 +89,8 @@ function sanitize_apsp (mode = "all")
     compare_semiring (C + rand (1024), isinf (C), "double", "min.max", 1024);
     progress ("ranks");
   endif
+  pages (mode);
+  progress ("pages");
   G = gpu_array (single (C));
   [DG, PG] = gpu_apsp (G);
   gpu_path (PG, [1 2 3], [3 2 1]);
@@ -109,6 +111,42 @@ function sanitize_apsp (mode = "all")
     error ("sanitize_apsp: device memory left behind");
   endif
   printf ("sanitize_apsp: OK\n");
+endfunction
+
+## Pages on the batched kernels: graphs a warp's (9 vertices), a block's (17, 70) and a
+## cluster's (200); int16 guessing its words, right and wrong; an unbounded cycle in one page;
+## gpu_arrays and a page's path walked on the device.
+function pages (mode)
+  classes = {"single", "int16", "double", "int8"};
+  if (strcmp (mode, "racecheck"))
+    classes = classes(1:2);
+  endif
+  for c = classes
+    for n = [9 17 70 200]
+      C = randi ([1 9], n, n, 3); C(rand (size (C)) > 0.4) = Inf;
+      if (! strcmp (c{1}, "int16"))
+        h = randi ([0 5], n, 1); C = C + h - h';
+      endif
+      if (isinteger (zeros (1, c{1})))
+        C(isinf (C)) = double (intmax (c{1}));
+      endif
+      W = cast (C, c{1});
+      [D, P] = gpu_apsp (W);
+      [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+      if (! isequal (D, Dr) || ! isequal (P, Pr) || ! isequal (gpu_apsp (W), D))
+        error ("sanitize_apsp: %s pages of %d differ from the CPU reference", c{1}, n);
+      endif
+    endfor
+  endfor
+  W = int16 (randi ([1 9], 20, 20, 2)); W(3, 4, 2) = -1;   # the guess misses: again, in double
+  if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
+    error ("sanitize_apsp: int16 pages with a negative weight differ from the CPU reference");
+  endif
+  W = single (randi ([1 9], 30, 30, 3)); W(1, 2, 2) = -20;
+  expect_error (@() gpu_apsp (W), "cudakernels:negativecycle");
+  W(1, 2, 2) = 1;
+  [DG, PG] = gpu_apsp (gpu_array (W));
+  gpu_path (PG, [1 2], [3 4], 3);
 endfunction
 
 ## Three and two shares of a graph of 3 blocks, each class's work type's slab phase.

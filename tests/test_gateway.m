@@ -184,5 +184,5 @@
 %! expect_invalid (@() time ("product", "min.+", "single", "warptile", [1 1 1], 0, 1, "fast"),
 %!                 'the flags of "time"');
 %! expect_invalid (@() time ("apsp", "min.+", "single", "cpu", 9, 0, 1), 'only the "gpu" kernel');
-%! expect_invalid (@() time ("apsp", "min.+", "single", "gpu", [9 9], 0, 1), "SIZE of shortest");
+%! expect_invalid (@() time ("apsp", "min.+", "single", "gpu", [9 9 9], 0, 1), "SIZE of shortest");
 %! expect_invalid (@() time ("product", "min.+", "single", "warptile", [1 1 1], 0, 0), "REPS");

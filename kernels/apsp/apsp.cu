@@ -24,75 +24,42 @@
 #include <stdlib.h>
 #include <type_traits>
 
-#include "apsp.cuh"
+#include "apsp_problem.cuh"
 #include "dispatch.cuh"
-
-/* ---- the path problems ---- */
-
-/* Path problem S (a ck_semiring) as the rounds run it: SR, their semiring; SUMS, whether its
- * multiply is + (the sums' range decides the work type); REV, whether the work values reverse
- * W's order (max.+, max.min). */
-template <int S> struct ap_problem {
-  static constexpr bool SUMS = S == CK_SR_MIN_PLUS || S == CK_SR_MAX_PLUS;
-  static constexpr bool REV = S == CK_SR_MAX_PLUS || S == CK_SR_MAX_MIN;
-  static constexpr bool TIMES = S == CK_SR_MAX_TIMES;
-  typedef typename std::conditional<
-      SUMS, sr_min_plus, typename std::conditional<TIMES, sr_max_times, sr_min_max>::type>::type SR;
-
-  /* No edge in W: the ADD's identity (+Inf or intmax where it is min, -Inf or intmin where it is
-   * max; max.*: 0, and -Inf, below every weight). */
-  template <class Tc> static __device__ __forceinline__ bool no_edge(Tc v) {
-    typedef mp_traits<Tc> tr;
-    if constexpr (TIMES) return v <= (Tc)0;
-    else if constexpr (tr::is_float) return v == (REV ? -(Tc)INFINITY : (Tc)INFINITY);
-    else return v == (REV ? tr::lowest() : tr::empty());
-  }
-  /* A weight refused (anywhere, the diagonal too, as the cpu kernel does): NaN; for the sums the
-   * infinity opposite "no edge" (unbounded sums, or NaN where it meets "no edge"); for max.*
-   * a negative weight other than -Inf. */
-  template <class Tc> static __device__ __forceinline__ bool refused(Tc v) {
-    if constexpr (!mp_traits<Tc>::is_float) return false;
-    else if constexpr (SUMS) return v != v || v == (REV ? (Tc)INFINITY : -(Tc)INFINITY);
-    else if constexpr (TIMES) return v != v || (v < (Tc)0 && v != -(Tc)INFINITY);
-    else return v != v;
-  }
-  /* A diagonal weight better than the empty path: an unbounded path through its vertex. */
-  template <class Tc> static __device__ __forceinline__ bool unbounded_self(Tc v) {
-    if constexpr (TIMES) return v > (Tc)1;
-    else if constexpr (!SUMS || !std::is_signed<Tc>::value) return false;
-    else return REV ? v > (Tc)0 : v < (Tc)0;
-  }
-};
 
 /* ---- the survey ---- */
 
 struct ap_facts {
-  int refused;      /* a weight the problem refuses (ap_problem::refused) */
-  int negdiag;      /* the smallest vertex with an unbounded diagonal entry; INT_MAX: none */
-  int fraction;     /* sums of single or double: an edge that is not an integer of at most 2^31,
+  int refused;       /* a weight the problem refuses (ap_problem::refused) */
+  long long negdiag; /* the smallest page * n + vertex with an unbounded diagonal entry;
+                        LLONG_MAX: none */
+  int fraction;      /* sums of single or double: an edge that is not an integer of at most 2^31,
                        or -0 */
-  long long lo, hi; /* sums: the extremes of the edges (not "no edge", off the diagonal) as the
+  long long lo, hi;  /* sums: the extremes of the edges (not "no edge", off the diagonal) as the
                        shortest-path problem sees them (-W for max.+) */
 };
 
-/* W's columns c0 .. c0 + cols - 1 (W points at column c0). */
+/* W's columns c0 .. c0 + cols - 1 (W points at column c0) of each of its pages (one page: a
+ * share of a 2-D call; several: whole graphs, c0 0 and cols n). */
 template <class Tc, int S>
-__global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, ap_facts *f) {
+__global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, size_t pages,
+                          ap_facts *f) {
   typedef ap_problem<S> Pb;
-  long long lo = LLONG_MAX, hi = LLONG_MIN;
-  int refused = 0, negdiag = INT_MAX, fraction = 0;
-  const size_t count = cols * n, stride = (size_t)gridDim.x * blockDim.x;
+  long long lo = LLONG_MAX, hi = LLONG_MIN, negdiag = LLONG_MAX;
+  int refused = 0, fraction = 0;
+  const size_t page = cols * n, count = page * pages, stride = (size_t)gridDim.x * blockDim.x;
   for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
     const Tc v = W[idx];
-    size_t c, r; /* W(r, c) */
-    split_index(idx, n, c, r);
+    size_t q, c, r; /* W(r, c) of page q */
+    split_index(idx, page, q, c);
+    split_index(c, n, c, r);
     c += c0;
     if (Pb::refused(v)) {
       refused = 1;
       continue;
     }
     if (r == c) {
-      if (Pb::unbounded_self(v)) negdiag = min(negdiag, (int)r);
+      if (Pb::unbounded_self(v)) negdiag = min(negdiag, (long long)(q * n + r));
       continue;
     }
     if (!Pb::SUMS || Pb::template no_edge<Tc>(v)) continue;
@@ -117,50 +84,11 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
   if (threadIdx.x % 32) return;
   if (refused) atomicOr(&f->refused, 1);
   if (fraction) atomicOr(&f->fraction, 1);
-  if (negdiag != INT_MAX) atomicMin(&f->negdiag, negdiag);
+  if (negdiag != LLONG_MAX) atomicMin(&f->negdiag, negdiag);
   if (lo != LLONG_MAX) {
     atomicMin(&f->lo, lo);
     atomicMax(&f->hi, hi);
   }
-}
-
-/* ---- the work values ---- */
-
-/* The keys of the compare-only problems' integer classes (above): W's value v as an unsigned
- * key of work type T, in order (min.max) or reversed (max.min), and back. The largest key,
- * intmax - intmin, is W's "no edge", and the work type's largest word is "no path" (for 8-bit
- * classes beyond their own largest key). */
-template <class Tc, class T, bool REV> __device__ __forceinline__ T ap_key(Tc v) {
-  typedef sr_class<Tc> C;
-  return REV ? (T)((long long)C::hi() - (long long)v) : (T)((long long)v - (long long)C::lo());
-}
-template <class Tc, bool REV> __device__ __forceinline__ Tc ap_unkey(unsigned x) {
-  typedef sr_class<Tc> C;
-  return REV ? (Tc)((long long)C::hi() - (long long)x) : (Tc)((long long)C::lo() + (long long)x);
-}
-template <class Tc> __device__ __forceinline__ long long ap_key_span() {
-  return (long long)sr_class<Tc>::hi() - (long long)sr_class<Tc>::lo();
-}
-
-/* "No path" in work type T for data of class Tc in problem S: the rounds' semiring's zero
- * (apsp.cuh, ap_zero) for single and double in their own class and for keys; for the sums in an
- * integer work type, the class's intmax for integers (apsp.cuh), for single and double the
- * largest value whose sum with another cannot wrap. */
-template <class Tc, class T, int S> __host__ __device__ __forceinline__ T ap_no_path() {
-  typedef ap_problem<S> Pb;
-  if constexpr (mp_traits<T>::is_float || !Pb::SUMS) return ap_zero<typename Pb::SR, T>();
-  else if constexpr (mp_traits<Tc>::is_float) return sizeof(T) == 2 ? (T)INT16_MAX : (T)INT32_MAX;
-  else if constexpr (Pb::REV && sizeof(Tc) < 4) return (T)(-(long long)mp_traits<Tc>::lowest());
-  else return (T)mp_traits<Tc>::empty();
-}
-
-/* Edge weight v of class Tc as work value of type T. */
-template <class Tc, class T, int S> __device__ __forceinline__ T ap_work_value(Tc v) {
-  typedef ap_problem<S> Pb;
-  if constexpr (!Pb::SUMS && !mp_traits<Tc>::is_float) return ap_key<Tc, T, Pb::REV>(v);
-  else if constexpr (!Pb::REV) return (T)v;
-  else if constexpr (mp_traits<Tc>::is_float) return (T)-v;
-  else return (T)(-(long long)v);
 }
 
 /* ---- conversions ----
@@ -179,70 +107,21 @@ __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, si
   const size_t r = r0 + lr;
   bool edge = false;
   T x = r == c ? SR::mul::template one<T>() : inf;
-  if (r < n && c < n && r != c) {
-    const Tc v = W[lr * n + c];
-    edge = !ap_problem<S>::template no_edge<Tc>(v);
-    if (edge) x = ap_work_value<Tc, T, S>(v);
-  }
+  if (r < n && c < n && r != c) x = ap_in_value<Tc, T, S>(W[lr * n + c], inf, edge);
   X[idx] = x;
   if (N) N[idx] = edge ? (int)c + 1 : 0;
 }
 
-/* D's value of work value x (or whether it is no path, `none`), for the sums of an integer class
- * in double, the compare-only problems, and max.*. Integers run in double saturate to the class,
- * and a length of intmax or more is no path, as in the integer work types (max.+: intmin or
- * less). */
-template <class T, class Tc, int S> __device__ __forceinline__ Tc ap_out_value(T x, bool &none) {
-  typedef ap_problem<S> Pb;
-  typedef mp_traits<Tc> tr;
-  if constexpr (!Pb::SUMS && !tr::is_float) {
-    none = (long long)x >= ap_key_span<Tc>();
-    return none ? (Pb::REV ? tr::lowest() : tr::empty()) : ap_unkey<Tc, Pb::REV>((unsigned)x);
-  } else if constexpr (!Pb::SUMS) {
-    none = false; /* single and double keep their own "no path" (+-Inf, or max.*'s 0) */
-    return Pb::REV ? -x : x;
-  } else if constexpr (!Pb::REV) {
-    none = x >= (double)tr::empty();
-    return none ? tr::empty() : x <= (double)tr::lowest() ? tr::lowest() : (Tc)x;
-  } else {
-    none = -x <= (double)tr::lowest();
-    return none ? tr::lowest() : -x >= (double)tr::empty() ? tr::empty() : (Tc)-x;
-  }
-}
-
-/* Out: a share's columns of D (cols of them) in the class of W, and of P. Single and double data
- * run in an integer work type (the sums, ap_pick_float) have no path at its "no edge"
- * (ap_no_path) and above, +Inf (max.+: -Inf). */
+/* Out: a share's columns of D (cols of them) in the class of W, and of P. */
 template <class T, class Tc, int S>
 __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32_t *P, size_t n,
                                size_t cols) {
-  typedef ap_problem<S> Pb;
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= cols * n) return;
   size_t r, c;
   split_index(idx, n, r, c);
-  const T x = X[r * np + c];
   int nx = N ? N[r * np + c] : 0;
-  Tc d;
-  if constexpr (mp_traits<Tc>::is_float && !mp_traits<T>::is_float) {
-    const bool none = x >= ap_no_path<Tc, T, S>();
-    const Tc inf = Pb::REV ? -(Tc)INFINITY : (Tc)INFINITY;
-    d = none ? inf : Pb::REV ? (Tc)0 - (Tc)x : (Tc)x;
-  } else if constexpr (mp_traits<Tc>::is_float && Pb::SUMS) {
-    d = Pb::REV ? (Tc)0 - (Tc)x : (Tc)x; /* 0 - x: +0 for a zero length, -Inf for no path */
-  } else if constexpr (Pb::SUMS && !mp_traits<T>::is_float) { /* integer words */
-    if constexpr (Pb::REV) { /* at "no path" or beyond: a length of intmin or less, none */
-      const bool none = x >= ap_no_path<Tc, T, S>();
-      d = none ? mp_traits<Tc>::lowest() : (Tc)(-(long long)x);
-      if (none) nx = 0;
-    } else {
-      d = (Tc)x;
-    }
-  } else {
-    bool none;
-    d = ap_out_value<T, Tc, S>(x, none);
-    if (none) nx = 0;
-  }
+  const Tc d = ap_out_element<T, Tc, S>(X[r * np + c], nx);
   D[idx] = d;
   if (P) P[idx] = nx;
 }
@@ -268,11 +147,15 @@ static ap_form ap_pick_float(ck_dtype t, const ap_facts &f, size_t n, bool narro
   return longest < INT16_MAX ? AP_U16 : longest < INT32_MAX ? AP_U32 : AP_CLASS;
 }
 
-/* The work type of problem S on class Tc, given the survey. */
-template <class Tc, int S> static ap_form ap_pick(const ck_apsp_args *a, const ap_facts &f) {
+/* The work type of problem S on class Tc, given the survey. Pages keep single and double in
+ * their class: on the batched kernel the integer words would need a converted copy of every
+ * page, which cost more than their arithmetic saved (16 x 65536 single pages: 0.334 ms on
+ * 16-bit words, 0.225 in the class). */
+template <class Tc, int S>
+static ap_form ap_pick(const ck_apsp_args *a, const ap_facts &f, bool pages) {
   typedef ap_problem<S> Pb;
   if constexpr (mp_traits<Tc>::is_float)
-    return Pb::SUMS ? ap_pick_float(a->t, f, a->n, a->plan->narrow) : AP_CLASS;
+    return Pb::SUMS ? ap_pick_float(a->t, f, a->n, a->plan->narrow && !pages) : AP_CLASS;
   else if constexpr (!Pb::SUMS) /* keys */ return sizeof(Tc) == 4 ? AP_U32 : AP_U16;
   else if constexpr (!Pb::REV) return ap_pick_form(a->t, f);
   else { /* max.+: -W's sums on words where -W has no negative weight (W none above 0); the
@@ -287,10 +170,13 @@ template <class Tc, int S> static ap_form ap_pick(const ck_apsp_args *a, const a
 }
 
 /* What each share's device keeps beside its rows: the survey's facts and the unbounded-cycle
- * flag. */
+ * flags (the rounds': a vertex; the batch's: page * n + vertex). */
 struct ap_scratch {
   ap_facts f;
   int neg;
+  unsigned long long page_neg;
+  int refused;                  /* the batched kernel's own survey (ap_checks_itself) */
+  unsigned long long page_self; /* ... an unbounded diagonal entry, page * n + vertex */
 };
 
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
@@ -330,10 +216,141 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
+/* ---- pages: many small graphs, each in registers (apsp_batch.cu) ---- */
+
+/* The pages of a call (a 2-D call: one). */
+static size_t ap_pages(const ck_apsp_args *a) { return a->pages ? a->pages : 1; }
+
+/* Small graphs on one device run on the batched kernel, one page or many; larger pages are run
+ * one by one as 2-D calls before they get here (apsp_pages.c). */
+static bool ap_batched(const ck_apsp_args *a, int count) {
+  return count == 1 && a->n <= ck_apsp_batch_n();
+}
+
+/* The unbounded path found at flat = page * n + vertex, 0-based; the page named where the call
+ * has pages (a 2-D call keeps the page its caller set, apsp_pages.c). */
+static ck_status ap_unbounded(ck_apsp_args *a, unsigned long long flat, int self) {
+  if (a->pages) a->page = a->page0 + (size_t)(flat / a->n) + 1;
+  return ck_apsp_unbounded(a, (size_t)(flat % a->n), self);
+}
+
+/* Where the batch's work values are W's bits as they lie (as the rounds' in place, apsp.cu's
+ * ap_load), the kernel reads W and writes D; else they go through a copy in the work type. */
+template <class Tc, class T, int S> static constexpr bool ap_as_they_lie() {
+  typedef ap_problem<S> Pb;
+  if constexpr (std::is_void<T>::value) return false;
+  else
+    return !Pb::REV && !Pb::TIMES && sizeof(T) == sizeof(Tc) &&
+           (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float &&
+           (Pb::SUMS || mp_traits<Tc>::is_float);
+}
+
+/* Pages whose work values are W's as they lie skip the survey (a read of every weight less, and
+ * a wait): the batched kernel looks at each weight as it loads its graph. Single and double
+ * min.+ and min.max (pages stay in their class): the survey would tell only of refused weights
+ * and unbounded diagonals, which the kernel reports. int16 and int32 min.+: the work type
+ * (16-bit halves, 32-bit words) is guessed, good wherever no weight is negative, which the
+ * kernel checks; where one is, the call runs again after the survey (ap_class). The work type
+ * of the guess, or void where the survey comes first: */
+template <class Tc, int S> struct ap_guess {
+  typedef typename std::conditional<
+      mp_traits<Tc>::is_float, Tc,
+      typename std::conditional<std::is_same<Tc, int16_t>::value, uint16_t,
+                                typename std::conditional<std::is_same<Tc, int32_t>::value,
+                                                          uint32_t, void>::type>::type>::type T0;
+  typedef typename std::conditional<!std::is_void<T0>::value &&
+                                        (mp_traits<Tc>::is_float || S == CK_SR_MIN_PLUS),
+                                    T0, void>::type T1;
+  typedef typename std::conditional<ap_as_they_lie<Tc, T1, S>(), T1, void>::type T;
+};
+template <class Tc, int S> static bool ap_checks_itself(const ck_apsp_args *a, int count) {
+  return a->pages && !std::is_void<typename ap_guess<Tc, S>::T>::value && ap_batched(a, count);
+}
+
+template <class Tc, class T, int S>
+__global__ void ap_stage_in(const Tc *W, T *X, size_t count, T inf) {
+  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  bool edge;
+  if (idx < count) X[idx] = ap_in_value<Tc, T, S>(W[idx], inf, edge);
+}
+
+template <class T, class Tc, int S>
+__global__ void ap_stage_out(const T *X, Tc *D, int32_t *P, size_t count) {
+  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  int nx = P ? P[idx] : 0;
+  D[idx] = ap_out_element<T, Tc, S>(X[idx], nx);
+  if (P) P[idx] = nx;
+}
+
+/* Every page on the batched kernel, in launches of ap_batch_chunk pages with Ctrl-C polled
+ * between them; an unbounded cycle in any page fails the call, naming the first such page. */
+template <class Tc, class T, int S>
+static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc,
+                              bool *missed) {
+  typedef typename ap_problem<S>::SR SR;
+  constexpr bool direct = ap_as_they_lie<Tc, T, S>();
+  const bool checks = missed != nullptr; /* the guess: the kernel surveys */
+  const size_t n = a->n, nn = n * n, pages = ap_pages(a), count = pages * nn;
+  const size_t chunk = ap_batch_chunk((int)n);
+  const T nopath = ap_no_path<Tc, T, S>();
+  T *X = NULL;
+  if (!direct) {
+    CK_TRY(ck_dev_alloc((void **)&X, count * sizeof(T)));
+    ap_stage_in<Tc, T, S>
+        <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
+  }
+  const T *in = direct ? (const T *)p.W : X;
+  T *out = direct ? (T *)p.D : X;
+  ck_status st = ck_cuda_check(cudaGetLastError(), "converting the weights");
+  size_t launches = 0;
+  for (size_t q0 = 0; st == CK_OK && q0 < pages; q0 += chunk) {
+    if (q0 && (st = ck_cuda_check(cudaDeviceSynchronize(), "closing the graphs")) != CK_OK) break;
+    if (a->cancelled && a->cancelled(a->ctx)) {
+      st = ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu of %zu pages",
+                   ck_apsp_paths(a->semiring), q0, pages);
+      break;
+    }
+    ap_batch<T> b = {in + q0 * nn,
+                     out + q0 * nn,
+                     p.P ? p.P + q0 * nn : NULL,
+                     pages - q0 < chunk ? pages - q0 : chunk,
+                     q0,
+                     (int)n,
+                     nopath,
+                     &sc->page_neg,
+                     NULL,
+                     NULL,
+                     0};
+    if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
+    st = ap_batch_close<T, SR>(b);
+    launches++;
+  }
+  ap_scratch found;
+  if (st == CK_OK)
+    st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
+                       "reading the unbounded-cycle flag");
+  if (st == CK_OK && (found.refused & 2) && missed) *missed = true; /* the guess: ap_guess */
+  else if (st == CK_OK && found.refused)
+    st = ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
+  else if (st == CK_OK && found.page_self != ULLONG_MAX) st = ap_unbounded(a, found.page_self, 1);
+  else if (st == CK_OK && found.page_neg != ULLONG_MAX) st = ap_unbounded(a, found.page_neg, 0);
+  if (st == CK_OK && !direct && !(missed && *missed)) {
+    ap_stage_out<T, Tc, S><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, (Tc *)p.D, p.P, count);
+    st = ck_cuda_check(cudaDeviceSynchronize(), "converting the paths");
+  }
+  if (st != CK_OK) (void)cudaDeviceSynchronize();
+  ck_dev_free(X);
+  a->plan->batched_runs = launches;
+  return st;
+}
+
 /* The whole device call for class Tc in work type T. */
 template <class Tc, class T, int S>
-static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc) {
+static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
+                        bool *missed = nullptr) {
   typedef typename ap_problem<S>::SR SR;
+  if (ap_batched(a, count)) return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], missed);
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
@@ -358,20 +375,34 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
   return st;
 }
 
+/* Each share's scratch, cleared; f, the facts of no weight. */
+static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratch **sc,
+                                 ap_facts &f) {
+  const ap_scratch init = {
+      {0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
+  f = init.f;
+  for (int i = 0; i < count; i++) {
+    CK_TRY(ck_device_use(parts[i].dev));
+    if (!sc[i]) CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch))); /* again: cleared */
+    CK_CUDA(cudaMemcpyAsync(sc[i], &init, sizeof init, cudaMemcpyHostToDevice, 0),
+            "clearing the survey");
+  }
+  return CK_OK;
+}
+
 /* Every share's survey, put together. */
 template <class Tc, int S>
 static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                ap_scratch **sc, ap_facts &f) {
-  const ap_scratch init = {{0, INT_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX};
-  f = init.f;
+  CK_TRY(ap_scratch_init(parts, count, sc, f));
   for (int i = 0; i < count; i++) {
     const size_t cols = parts[i].cols;
     CK_TRY(ck_device_use(parts[i].dev));
-    CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch)));
-    CK_CUDA(cudaMemcpy(sc[i], &init, sizeof init, cudaMemcpyHostToDevice), "clearing the survey");
-    const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(cols * a->n, MP_THREADS);
-    ap_survey<Tc, S><<<(need < most ? need : most), MP_THREADS>>>((const Tc *)parts[i].W, a->n,
-                                                                  parts[i].r0, cols, &sc[i]->f);
+    const size_t pages = ap_pages(a);
+    const unsigned most = (unsigned)mp_sm_count() * 8,
+                   need = grid_for(pages * cols * a->n, MP_THREADS);
+    ap_survey<Tc, S><<<(need < most ? need : most), MP_THREADS>>>(
+        (const Tc *)parts[i].W, a->n, parts[i].r0, cols, pages, &sc[i]->f);
   }
   for (int i = 0; i < count; i++) {
     ap_facts g;
@@ -392,11 +423,23 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   typedef ap_problem<S> Pb;
   constexpr bool is_float = mp_traits<Tc>::is_float;
   ap_facts f;
+  typedef typename ap_guess<Tc, S>::T Tg;
+  if constexpr (!std::is_void<Tg>::value) {
+    if (ap_checks_itself<Tc, S>(a, count)) {
+      a->plan->work = std::is_same<Tg, uint16_t>::value   ? CK_UINT16
+                      : std::is_same<Tg, uint32_t>::value ? CK_UINT32
+                                                          : a->t;
+      bool missed = false;
+      CK_TRY(ap_scratch_init(parts, count, sc, f));
+      const ck_status st = ap_run<Tc, Tg, S>(a, parts, count, sc, &missed);
+      if (st != CK_OK || !missed) return st;
+    }
+  }
   CK_TRY((ap_survey_all<Tc, S>(a, parts, count, sc, f)));
   if (f.refused)
     return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
-  if (f.negdiag != INT_MAX) return ck_apsp_unbounded(a, (size_t)f.negdiag, 1);
-  const ap_form form = ap_pick<Tc, S>(a, f);
+  if (f.negdiag != LLONG_MAX) return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
+  const ap_form form = ap_pick<Tc, S>(a, f, a->pages > 0);
   a->plan->work /* found: the work type */ = form == AP_U32      ? CK_UINT32
                                              : form == AP_U16    ? CK_UINT16
                                              : form == AP_DOUBLE ? CK_DOUBLE
@@ -447,6 +490,10 @@ static ck_status ap_problem_parts(ck_apsp_args *a, const ck_apsp_part *parts, in
 }
 
 extern "C" size_t ck_apsp_block(void) { return AP_BLOCK; }
+
+extern "C" size_t ck_apsp_batch_n(void) {
+  return ap_batch_clusters_ok() ? AP_BATCH_MAX_N : AP_BATCH_BLOCK_N;
+}
 
 extern "C" ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count) {
   CK_TRY(ck_device_init());

@@ -250,6 +250,43 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
  * run. */
 ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, int *done);
 
+/* ---- many small graphs (apsp_batch.cu, apsp_batch_cluster.cu) ----
+ * Pages of graphs of at most AP_BATCH_MAX_N vertices, each closed by plain Floyd-Warshall in
+ * registers: np (n rounded up to a power of two, at least 16) squared values, a tile of them a
+ * thread, the pivot's row and column passed through shared memory with one barrier a step; up
+ * to AP_BATCH_BLOCK_N vertices a graph is one block's (or part of one), beyond it a cluster's
+ * (its blocks share the row through distributed shared memory). One launch runs every page of
+ * the batch; D and P are the "cpu" kernel's, in its order. The tiles and the measurements behind
+ * them: apsp_batch.cu. */
+#define AP_BATCH_MAX_N 256
+#define AP_BATCH_BLOCK_N 128 /* larger graphs take a cluster of blocks each */
+/* in: the pages' work values, n x n each, one after the other (W itself where its values are
+ * the work values, else a converted copy); out: where the work values of D go (may be in); P:
+ * next hops or NULL; the pages page0 .. page0 + pages - 1 of the call; nopath: the work type's
+ * "no path" (every value that is not an edge holds it); cycle: the smallest page * n + vertex
+ * whose diagonal came out unbounded (ULLONG_MAX: none). */
+template <class T> struct ap_batch {
+  const T *in;
+  T *out;
+  int32_t *P;
+  size_t pages, page0;
+  int n;
+  T nopath;
+  unsigned long long *cycle;
+  /* where the kernel surveys the weights itself (apsp.cu, ap_guess): a refused weight sets bit 0
+   * of *refused, a value past "no path" (a negative integer: the guess missed) bit 1, an
+   * unbounded diagonal entry *self (page * n + vertex, the smallest); NULL: surveyed before */
+  int *refused;
+  unsigned long long *self;
+  cudaStream_t st;
+};
+template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b);
+/* Whether the current device takes the cluster kernel, so graphs up to AP_BATCH_MAX_N vertices
+ * (else AP_BATCH_BLOCK_N). */
+bool ap_batch_clusters_ok(void);
+/* The pages one launch takes at most: a few ms of work, so that Ctrl-C is polled between them. */
+size_t ap_batch_chunk(int n);
+
 /* Every work type of every semiring the rounds take (SR), and every work type (the pieces that
  * do not depend on the semiring). */
 #define AP_INSTANTIATE_SR(MACRO) \

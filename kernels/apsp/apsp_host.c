@@ -74,6 +74,7 @@ static ck_status as_call(ck_apsp_args *a, ck_where where) {
 
 ck_status ck_apsp(ck_apsp_args *a) {
   if (!a->plan) return as_call(a, CK_ON_HOST);
+  if (a->pages) return ck_apsp_pages(a, CK_ON_HOST);
   if (a->kernel == CK_APSP_CPU) return ck_apsp_cpu(a);
   if (a->kernel != CK_APSP_GPU)
     return ck_fail(CK_ERR_INVALID, "unknown shortest-path kernel %d", a->kernel);
@@ -128,6 +129,7 @@ static ck_status copy_out(const ck_apsp_args *a, const ck_apsp_part *p, int sour
 
 ck_status ck_apsp_device(ck_apsp_args *a) {
   if (!a->plan) return as_call(a, CK_ON_DEVICE);
+  if (a->pages) return ck_apsp_pages(a, CK_ON_DEVICE);
   CK_TRY(ck_device_init());
   if (a->n == 0) return CK_OK;
   ck_apsp_part parts[CK_SPREAD_WORKERS];

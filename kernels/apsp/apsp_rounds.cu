@@ -311,9 +311,7 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a) {
   ap_slab_run<T, SR> *runs = new (std::nothrow) ap_slab_run<T, SR>[count](); /* zeroed */
   int *neg_host = NULL, devs[CK_SPREAD_WORKERS];
   if (!runs) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths: no host memory");
-  ck_status st = ck_cuda_check(cudaHostAlloc((void **)&neg_host, sizeof(int) * AP_IN_FLIGHT * count,
-                                             cudaHostAllocPortable),
-                               "allocating pinned memory");
+  ck_status st = ck_host_words(&neg_host, (size_t)AP_IN_FLIGHT * count);
   /* the plan's (plan.c): one share with paths, more than one round */
   const bool ahead = a->plan->looks_ahead;
   for (int i = 0; i < count; i++) {
@@ -342,7 +340,6 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a) {
     const ck_status f = ap_slab_free(runs[i]);
     if (st == CK_OK) st = f;
   }
-  if (neg_host) cudaFreeHost(neg_host);
   delete[] runs;
   return st;
 }

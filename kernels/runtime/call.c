@@ -117,22 +117,25 @@ typedef struct {
 
 static ck_status run_apsp(void *ctx) { return ck_apsp_device(&((timed_apsp *)ctx)->a); }
 
-ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm) {
-  CK_TRY(ck_apsp_check_class(t));
+ck_status ck_apsp_time(const ck_apsp_args *shape, int paths, const ck_timing *tm) {
+  CK_TRY(ck_apsp_check_class(shape->t));
   CK_TRY(ck_device_init());
-  if (n == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: n is 0");
-  const size_t bytes = n * n * ck_dtype_size(t);
+  const size_t n = shape->n, pages = shape->pages ? shape->pages : 1, count = n * n * pages;
+  if (count == 0) return ck_fail(CK_ERR_INVALID, "nothing to time: n or the pages are 0");
+  const size_t bytes = count * ck_dtype_size(shape->t);
   timed_apsp c;
   memset(&c, 0, sizeof c);
-  c.a.t = t;
+  c.a.t = shape->t;
+  c.a.semiring = shape->semiring;
   c.a.kernel = CK_APSP_GPU;
   c.a.n = n;
+  c.a.pages = shape->pages;
   void *dW = NULL, *dD = NULL;
   int32_t *dP = NULL;
   ck_status s = ck_dev_alloc(&dW, bytes);
   if (s == CK_OK) s = ck_dev_alloc(&dD, bytes);
-  if (s == CK_OK && paths) s = ck_dev_alloc((void **)&dP, n * n * sizeof(int32_t));
-  if (s == CK_OK) s = ck_fill_random_device(t, dW, n * n, 12345u);
+  if (s == CK_OK && paths) s = ck_dev_alloc((void **)&dP, count * sizeof(int32_t));
+  if (s == CK_OK) s = ck_fill_random_device(shape->t, dW, count, 12345u);
   c.a.W = dW;
   c.a.D = dD;
   c.a.P = dP;

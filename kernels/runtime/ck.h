@@ -221,6 +221,11 @@ typedef struct {
   size_t cycle_vertex;  /* out: with CK_ERR_NEGCYCLE or _POSCYCLE, a vertex (1-based) on it */
   ck_plan *plan;        /* the call's plan (ck_apsp_call); NULL: the entry point plans itself */
   ck_semiring semiring; /* 0: min.+ */
+  /* Pages: W, D and P hold `pages` graphs of n vertices, n*n each, one after the other (0: one
+   * graph, a 2-D call). Each page is its own call: D and P are what each would give alone. */
+  size_t pages;
+  size_t page;  /* out: with an error about one page (an unbounded cycle), its number, 1-based */
+  size_t page0; /* the number of the first page in the caller's call (a run of its pages), or 0 */
 } ck_apsp_args;
 
 /* Host arrays in and out; the CPU kernel runs here without a GPU. */
@@ -230,9 +235,9 @@ ck_status ck_apsp(ck_apsp_args *a);
 ck_status ck_apsp_device(ck_apsp_args *a);
 /* The CPU reference (plain Floyd-Warshall, OpenMP over columns); a->kernel is not read. */
 ck_status ck_apsp_cpu(ck_apsp_args *a);
-/* Timing of the device call on a random complete graph of class t (weights 0..999), with the
- * paths when `paths`. */
-ck_status ck_apsp_time(ck_dtype t, size_t n, int paths, const ck_timing *tm);
+/* Timing of the device call on random complete graphs of shape's class, semiring, n and pages
+ * (weights 0..999; its pointers are not read), with the paths when `paths`. */
+ck_status ck_apsp_time(const ck_apsp_args *shape, int paths, const ck_timing *tm);
 /* Paths walked back through a device P (n*n, as ck_apsp_device leaves it) for `count` pairs
  * (s[q], t[q]), 1-based: the vertices of each path, first to last, one after the other into
  * `vertices` (host, at most count*n of them; NULL: only count), and each path's length (number

@@ -96,6 +96,11 @@ ck_status ck_device_scratch(void **p, long long **word);
 #define CK_FLAG_WORDS 16
 ck_status ck_device_flags(volatile int **host, int **dev);
 
+/* At least `count` pinned host words for one call's device-to-host copies (the rounds' flags):
+ * pinning costs about as much as a small call, so the lane keeps them. Their values are the
+ * caller's to set. Released with the lane. */
+ck_status ck_host_words(int **words, size_t count);
+
 /* Device memory a new allocation can have now: free memory plus what the pool holds unused,
  * within the test limit. */
 size_t ck_dev_budget(void);
@@ -117,7 +122,10 @@ typedef struct {
   int32_t *P;
 } ck_apsp_part;
 ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
-size_t ck_apsp_block(void); /* the pivot block: the shares' unit */
+size_t ck_apsp_block(void);   /* the pivot block: the shares' unit */
+size_t ck_apsp_batch_n(void); /* the largest graph the batched kernel takes (apsp_batch.cu) */
+/* A call with pages (apsp_pages.c): batched on the device, or page by page. */
+ck_status ck_apsp_pages(ck_apsp_args *a, ck_where where);
 
 /* ---- plans (plan.c): the executors' side ----
  * The plan a thread carries out: bound by ck_minplus_device for its product (from p->plan), so

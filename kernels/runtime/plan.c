@@ -6,6 +6,7 @@
  * (the class the arithmetic ran in, the words, the shifts, the split) they note into it. The
  * numbers behind each decision are in plan_policy.h; the switches tests set (narrowing, pages
  * mode) live here, as the planner's inputs. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ck_internal.h"
@@ -353,11 +354,13 @@ const char *ck_apsp_refused(ck_semiring s) { return apsp_kinds[s].refused; }
 
 ck_status ck_apsp_unbounded(ck_apsp_args *a, size_t i, int self) {
   const apsp_kind *k = &apsp_kinds[a->semiring];
+  char graph[48] = "the graph";
+  if (a->page) snprintf(graph, sizeof graph, "the graph of page %zu", a->page);
   a->cycle_vertex = i + 1;
   if (self)
-    return ck_fail(k->unbounded, "the graph has a %s: vertex %zu has a %s to itself", k->cycle,
+    return ck_fail(k->unbounded, "%s has a %s: vertex %zu has a %s to itself", graph, k->cycle,
                    i + 1, k->self);
-  return ck_fail(k->unbounded, "the graph has a %s through vertex %zu", k->cycle, i + 1);
+  return ck_fail(k->unbounded, "%s has a %s through vertex %zu", graph, k->cycle, i + 1);
 }
 
 ck_status ck_apsp_check(ck_semiring s, ck_dtype t) {
@@ -382,6 +385,7 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
                      a->devices,
                      a->P != NULL};
   describe(&c, CK_OP_APSP, pl);
+  pl->pages = a->pages;
   CK_TRY(ck_apsp_check(a->semiring, a->t));
   if (a->kernel == CK_APSP_CPU) {
     CK_TRY(check_cpu_kernel(where, a->devices));

@@ -33,6 +33,8 @@ typedef struct {
   void *scratch;         /* see ck_device_scratch */
   long long scratch_word;
   int *flags, *flags_dev; /* see ck_device_flags */
+  int *words;             /* see ck_host_words */
+  size_t nwords;
   int used; /* a thread has worked on this device through this lane: it has a context */
 } lane_t;
 
@@ -68,6 +70,7 @@ static void lane_release(lane_t *l) {
   if (l->note.stream) cudaStreamDestroy(l->note.stream);
   if (l->scratch) cudaFree(l->scratch);
   if (l->flags) cudaFreeHost(l->flags);
+  if (l->words) cudaFreeHost(l->words);
   for (int b = 0; b < 2; b++) {
     if (l->stage.buf[b]) cudaFreeHost(l->stage.buf[b]);
     if (l->stage.done[b]) cudaEventDestroy(l->stage.done[b]);
@@ -232,6 +235,21 @@ ck_status ck_device_flags(volatile int **host, int **dev) {
   }
   *host = l->flags;
   *dev = l->flags_dev;
+  return CK_OK;
+}
+
+ck_status ck_host_words(int **words, size_t count) {
+  lane_t *l = lane();
+  if (l->nwords < count) {
+    if (l->words) cudaFreeHost(l->words);
+    l->words = NULL;
+    l->nwords = 0;
+    CK_CUDA(cudaHostAlloc((void **)&l->words, count * sizeof(int), cudaHostAllocPortable),
+            "allocating pinned memory");
+    l->nwords = count;
+    release_at_exit();
+  }
+  *words = l->words;
   return CK_OK;
 }
 

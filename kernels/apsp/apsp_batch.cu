@@ -1,0 +1,130 @@
+/* Many small graphs in one launch: plain Floyd-Warshall on each page, the whole graph in
+ * registers (apsp.cuh, ap_batch). A graph of np x np work values (n padded with isolated vertices
+ * to a power of two) belongs to a group of (np / TT)^2 threads, each holding a TT x TT tile of
+ * it (rows ty * TT .., columns tx * TT ..) and, with paths, the tile's next hops. Step k needs
+ * the tile's part of row k and of column k: the threads that hold them wrote them to shared
+ * memory at the end of step k - 1 (two buffers, one barrier a step). Within step k, row k and
+ * column k do not change (the diagonal is the empty path; once it is not, the page has an
+ * unbounded cycle and its values no longer matter), so every value updates at once from them,
+ * exactly as the "cpu" kernel's round k does: the same terms, strictly better only, the next hop
+ * of the winning row's k. Steps past the last real vertex are skipped (their rows are isolated).
+ *
+ * Several graphs share a block where a graph's group is smaller than AP_BATCH_THREADS; all run in
+ * step, so the block's barrier serves them all. 16-bit work values run two to a 32-bit word, as
+ * in the products (DPX's 16x2 forms); with paths, each half's change picks its own next hop. */
+#include <limits.h>
+
+#include "apsp_batch.cuh"
+
+/* ---- tuning (doc/NOTES.md has the measurements) ----
+ * The block, and the thread tile by graph size: TT = 4 keeps 16 values a thread (np = 16: 16
+ * graphs a block, 32: 4, 64: one, 128: one graph on 1024 threads); 8-byte values at np = 128
+ * take TT = 8 instead (64 values a thread, 256 threads), as do paths there (TT = 4's next hops
+ * would not fit 1024 threads' registers). */
+#define AP_BATCH_THREADS 256
+#define AP_BATCH_WIDE 1024 /* the block of TT = 4 at np = 128 */
+static int ap_batch_tt(int np, size_t bytes, bool paths) {
+  return np >= 128 && (bytes > 4 || paths) ? 8 : 4;
+}
+
+/* The padded side: a power of two from 16 to AP_BATCH_MAX_N. */
+static int ap_batch_np(int n) {
+  int np = 16;
+  while (np < n) np *= 2;
+  return np;
+}
+
+/* The graphs of a block step together: where a graph's threads are one warp or less, the warp's
+ * barrier is enough (its buffers are its own). */
+__device__ __forceinline__ void ab_step_barrier(int group) {
+  if (group <= 32) __syncwarp();
+  else __syncthreads();
+}
+
+template <class T, class SR, int TT, bool ARG, int MAXT>
+__global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, int group) {
+  typedef ab_word<T> Wd;
+  typedef typename Wd::W W;
+  constexpr int WN = TT / Wd::PK;
+  extern __shared__ __align__(16) unsigned char ab_smem[];
+  const int g = threadIdx.x / group, lt = threadIdx.x % group, side = np / TT;
+  const int ty = lt / side, tx = lt % side, n = b.n;
+  const size_t q = (size_t)blockIdx.x * (blockDim.x / group) + g; /* the page in this launch */
+  const bool live = q < b.pages;
+  /* this graph's buffers: row k and column k of two steps, the column's next hops */
+  T *rowk = (T *)ab_smem + (size_t)g * 4 * np, *colk = rowk + 2 * np;
+  int *nxk = (int *)((T *)ab_smem + (size_t)(blockDim.x / group) * 4 * np) + (size_t)g * 2 * np;
+  const size_t nn = (size_t)n * n;
+  W v[TT][WN];
+  int nx[TT][TT];
+  ab_load_tile<T, SR, TT, TT, ARG>(v, nx, b, b.in + q * nn, b.page0 + q, ty * TT, tx * TT, live);
+  /* row 0 and column 0 for step 0 */
+  if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TT), v[0]);
+  if (tx == 0) ab_put_column<T, TT, TT, ARG>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
+  ab_step_barrier(group);
+  for (int k0 = 0; k0 < n; k0 += TT) {
+#pragma unroll
+    for (int kk = 0; kk < TT; kk++) {
+      const int k = k0 + kk, buf = k & 1;
+      /* row k's words over this tile's columns, column k's values over its rows */
+      W bw[WN];
+      T a[TT];
+      int nk[TT];
+      ab_lds<W, WN>(bw, (const W *)(rowk + buf * np + tx * TT));
+      ab_lds<T, TT>(a, colk + buf * np + ty * TT);
+      if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
+#pragma unroll
+      for (int i = 0; i < TT; i++) ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      /* row and column k + 1 as they stand now, for the next step */
+      const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
+      if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
+      if (tx == k1 / TT)
+        ab_put_column<T, TT, TT, ARG>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
+                                      kk1);
+      ab_step_barrier(group);
+    }
+  }
+  if (live)
+    ab_store_tile<T, SR, TT, TT, ARG>(v, nx, b.out + q * nn, ARG ? b.P + q * nn : NULL, n, ty * TT,
+                                      tx * TT, b.page0 + q, b.cycle);
+}
+
+template <class T, class SR, int TT, bool ARG, int MAXT>
+static ck_status ab_launch(const ap_batch<T> &b, int np) {
+  const int group = (np / TT) * (np / TT);
+  const int threads = group > AP_BATCH_THREADS ? group : AP_BATCH_THREADS;
+  const size_t per_block = (size_t)(threads / group);
+  const size_t smem = per_block * np * (4 * sizeof(T) + (ARG ? 2 * sizeof(int) : 0));
+  const size_t blocks = (b.pages + per_block - 1) / per_block;
+  ab_close<T, SR, TT, ARG, MAXT><<<(unsigned)blocks, threads, smem, b.st>>>(b, np, group);
+  return ck_cuda_check(cudaGetLastError(), "closing a batch of graphs");
+}
+
+template <class T, class SR, bool ARG> static ck_status ab_launch_np(const ap_batch<T> &b, int np) {
+  if (ap_batch_tt(np, sizeof(T), ARG) == 8)
+    return ab_launch<T, SR, 8, ARG, AP_BATCH_THREADS>(b, np);
+  if (np >= 128) {
+    if constexpr (sizeof(T) <= 4 && !ARG) return ab_launch<T, SR, 4, ARG, AP_BATCH_WIDE>(b, np);
+  }
+  return ab_launch<T, SR, 4, ARG, AP_BATCH_THREADS>(b, np);
+}
+
+template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
+  if (b.pages == 0 || b.n == 0) return CK_OK;
+  if (b.n > AP_BATCH_MAX_N)
+    return ck_fail(CK_ERR_INVALID, "batched paths take graphs of up to %d vertices, not %d",
+                   AP_BATCH_MAX_N, b.n);
+  const int np = ap_batch_np(b.n);
+  if (np > AP_BATCH_BLOCK_N) return ap_batch_cluster<T, SR>(b);
+  return b.P ? ab_launch_np<T, SR, true>(b, np) : ab_launch_np<T, SR, false>(b, np);
+}
+
+/* About 2^33 pair updates a launch (a few ms at the rates measured): Ctrl-C is polled between. */
+size_t ap_batch_chunk(int n) {
+  const double np = (double)ap_batch_np(n), per_page = np * np * (n < 1 ? 1 : n);
+  const double pages = 8589934592.0 / per_page;
+  return pages < 1 ? 1 : pages > 1e9 ? (size_t)1e9 : (size_t)pages;
+}
+
+#define AP_BATCH_INSTANCE(T, SR) template ck_status ap_batch_close<T, SR>(const ap_batch<T> &);
+AP_INSTANTIATE_SR(AP_BATCH_INSTANCE)

@@ -1,0 +1,181 @@
+/* What the batched kernels share (apsp_batch.cu: graphs within a block; apsp_batch_cluster.cu:
+ * a graph across a cluster of blocks): a thread's TM x TN tile of a graph in registers, one step
+ * of plain Floyd-Warshall on it, and the row and column pieces passed through shared memory. */
+#ifndef CK_APSP_BATCH_CUH
+#define CK_APSP_BATCH_CUH
+
+#include <type_traits>
+
+#include "apsp.cuh"
+
+/* The word the tile holds: two 16-bit values a 32-bit word (PK 2), the others themselves. */
+template <class T> struct ab_word {
+  typedef T W;
+  static constexpr int PK = 1;
+};
+template <> struct ab_word<uint16_t> {
+  typedef uint32_t W;
+  static constexpr int PK = 2;
+};
+
+/* One value of column k against the words of row k, into the tile's words v (and next hops nx
+ * from nk, the column's next hop, with paths). */
+template <class T, class SR, int TT, bool ARG>
+__device__ __forceinline__ void
+ab_step_row(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT], T a,
+            const typename ab_word<T>::W (&b)[TT / ab_word<T>::PK], int nk) {
+  typedef ab_word<T> Wd;
+  constexpr int WN = TT / Wd::PK;
+#pragma unroll
+  for (int j = 0; j < WN; j++) {
+    if constexpr (std::is_same<T, uint16_t>::value) {
+      const uint32_t aw = (uint32_t)a | (uint32_t)a << 16;
+      const uint32_t now = SR::step_u16x2(aw, b[j], v[j]);
+      if (ARG) {
+        const uint32_t moved = __vcmpne2(now, v[j]);
+        nx[2 * j] = moved & 0xffffu ? nk : nx[2 * j];
+        nx[2 * j + 1] = moved >> 16 ? nk : nx[2 * j + 1];
+      }
+      v[j] = now;
+    } else if constexpr (std::is_same<T, uint32_t>::value) {
+      const uint32_t now = SR::step_u32(a, b[j], v[j]);
+      if (ARG) nx[j] = now != v[j] ? nk : nx[j];
+      v[j] = now;
+    } else {
+      const T t = SR::mul::term(a, b[j]);
+      if (ARG) SR::add::take(v[j], nx[j], t, nk);
+      else if constexpr (std::is_same<T, float>::value) v[j] = SR::add::pick(v[j], t);
+      else
+        v[j] = SR::add::beats(t, v[j]) ? t : v[j]; /* DSETP and selects: fmin's zero rule
+                                                         costs more */
+    }
+  }
+}
+
+/* N values from shared memory at src into registers, in 16-, 8- or 4-byte pieces (src aligned to
+ * the piece: every row and column piece of a tile is), and back. Scalar loads of a tile's row
+ * and column made a graph's steps bound by shared memory (4 loads a row, and two-way bank
+ * conflicts): 88% of its bandwidth at 34% of the arithmetic's issue rate. */
+template <class T, int N> struct ab_piece {
+  static constexpr int BYTES = N * (int)sizeof(T);
+  static constexpr int C = BYTES % 16 == 0 ? 16 : BYTES % 8 == 0 ? 8 : 4;
+  typedef typename std::conditional<C == 16, int4,
+                                    typename std::conditional<C == 8, int2, int>::type>::type V;
+  union U {
+    V v[BYTES / C];
+    T t[N];
+  };
+};
+template <class T, int N> __device__ __forceinline__ void ab_lds(T (&d)[N], const T *src) {
+  typedef ab_piece<T, N> Pc;
+  typename Pc::U u;
+#pragma unroll
+  for (int i = 0; i < Pc::BYTES / Pc::C; i++)
+    u.v[i] = reinterpret_cast<const typename Pc::V *>(src)[i];
+#pragma unroll
+  for (int j = 0; j < N; j++) d[j] = u.t[j];
+}
+template <class T, int N> __device__ __forceinline__ void ab_sts(T *dst, const T (&s)[N]) {
+  typedef ab_piece<T, N> Pc;
+  typename Pc::U u;
+#pragma unroll
+  for (int j = 0; j < N; j++) u.t[j] = s[j];
+#pragma unroll
+  for (int i = 0; i < Pc::BYTES / Pc::C; i++) reinterpret_cast<typename Pc::V *>(dst)[i] = u.v[i];
+}
+
+/* The value in column j of a tile row of words. */
+template <class T, int TT>
+__device__ __forceinline__ T ab_at(const typename ab_word<T>::W (&w)[TT / ab_word<T>::PK], int j) {
+  if constexpr (ab_word<T>::PK == 2) return (T)(j % 2 ? w[j / 2] >> 16 : w[j / 2] & 0xffffu);
+  else return w[j];
+}
+
+/* Column c of a TM x TN tile, and of its next hops, into a step's buffers. */
+template <class T, int TM, int TN, bool ARG>
+__device__ __forceinline__ void
+ab_put_column(T *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+              const int (&nx)[TM][TN], int c) {
+  T cv[TM];
+  int cn[TM];
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    cv[i] = ab_at<T, TN>(v[i], c);
+    cn[i] = nx[i][c];
+  }
+  ab_sts<T, TM>(col, cv);
+  if (ARG) ab_sts<int, TM>(ncol, cn);
+}
+
+/* A TM x TN tile of page `page` (in: n x n work values) at rows r0 .., columns c0 .., into
+ * registers: the diagonal the empty path, outside the graph isolated padding; with paths, each
+ * edge's next hop (its column, 1-based). Where b surveys (ap_batch), each weight is looked at
+ * as the survey would (apsp.cu: min.+ and min.max of single and double). */
+template <class T, class SR, int TM, int TN, bool ARG>
+__device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+                                             int (&nx)[TM][TN], const ap_batch<T> &b, const T *in,
+                                             size_t page, int r0, int c0, bool live) {
+  typedef ab_word<T> Wd;
+  const int n = b.n;
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    const int r = r0 + i;
+#pragma unroll
+    for (int j = 0; j < TN; j++) {
+      const int c = c0 + j;
+      T x = b.nopath;
+      if (live && r < n && c < n) {
+        x = in[(size_t)r * n + c];
+        if constexpr (std::is_floating_point<T>::value) {
+          if (b.refused) {
+            if (x != x || (std::is_same<SR, sr_min_plus>::value && x == -(T)INFINITY))
+              atomicOr(b.refused, 1);
+            if (r == c && SR::unbounded(x))
+              atomicMin(b.self, (unsigned long long)page * (unsigned long long)n + r);
+          }
+        } else if (b.refused && x > b.nopath) { /* a negative integer: the guess missed */
+          atomicOr(b.refused, 2);
+        }
+      }
+      if (r == c) x = SR::mul::template one<T>();
+      if (ARG) nx[i][j] = r != c && x != b.nopath ? c + 1 : 0;
+      if constexpr (Wd::PK == 2) {
+        if (j % 2) v[i][j / 2] |= (typename Wd::W)x << 16;
+        else v[i][j / 2] = (typename Wd::W)x;
+      } else {
+        v[i][j] = x;
+      }
+    }
+  }
+}
+
+/* The tile back into page `out` (and P), and any diagonal entry of it that came out unbounded
+ * into *cycle as page * n + vertex (the smallest wins; the integer work types hold no
+ * negatives). */
+template <class T, class SR, int TM, int TN, bool ARG>
+__device__ __forceinline__ void
+ab_store_tile(const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK], const int (&nx)[TM][TN],
+              T *out, int32_t *P, int n, int r0, int c0, size_t page, unsigned long long *cycle) {
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    const int r = r0 + i;
+    if (r >= n) continue;
+#pragma unroll
+    for (int j = 0; j < TN; j++) {
+      const int c = c0 + j;
+      if (c >= n) continue;
+      const T x = ab_at<T, TN>(v[i], j);
+      out[(size_t)r * n + c] = x;
+      if (ARG) P[(size_t)r * n + c] = nx[i][j];
+      if constexpr (std::is_floating_point<T>::value)
+        if (r == c && SR::unbounded(x))
+          atomicMin(cycle, (unsigned long long)page * (unsigned long long)n + r);
+    }
+  }
+}
+
+/* The cluster kernel's launch: graphs of 129 to 256 vertices (apsp_batch_cluster.cu), where
+ap_batch_clusters_ok (on the current device). */
+template <class T, class SR> ck_status ap_batch_cluster(const ap_batch<T> &b);
+
+#endif

@@ -1,0 +1,261 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## gpu_apsp over pages: W of size n-by-n-by-p (any trailing dimensions), a
+## graph a page.  Every page against the "cpu" kernel's 2-D call on that page,
+## D and P bit for bit, for every semiring and class, at ragged sizes on the
+## batched kernel (1 to 128 vertices) and past it (page by page); the shapes
+## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
+## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
+## are integers (powers of two for max.*), so every length is exact.  Run by
+## tests/run_tests.m.
+
+%!function v = no_edge (cls, sr)
+%!  ## the ADD's identity in the class: what W holds where there is no edge
+%!  switch (sr)
+%!    case {"min.+", "min.max"}, v = Inf;
+%!    case "max.*",              v = 0;
+%!    otherwise,                 v = -Inf;
+%!  endswitch
+%!  if (isinteger (zeros (1, cls)))
+%!    v = ifelse_int (v, cls);
+%!  endif
+%!endfunction
+
+%!function v = ifelse_int (v, cls)
+%!  if (v > 0)
+%!    v = intmax (cls);
+%!  else
+%!    v = intmin (cls);
+%!  endif
+%!endfunction
+
+%!function w = ifelse_work (nonneg, words)
+%!  w = "double";
+%!  if (nonneg)
+%!    w = words;
+%!  endif
+%!endfunction
+
+%!function W = graph (n, cls, sr, density, nonneg)
+%!  ## random integer weights without unbounded cycles: min.+ from potentials
+%!  ## (w(i,j) = c + h(i) - h(j), every cycle >= 0), max.+ a DAG, max.* powers of
+%!  ## two at most 1; unsigned classes (and nonneg) nonnegative
+%!  unsigned = nonneg || any (strcmp (cls, {"uint8", "uint16", "uint32"}));
+%!  switch (sr)
+%!    case "min.+"
+%!      h = randi ([0 20], n, 1) * ! unsigned;
+%!      W = randi ([0 30], n) + h - h';
+%!    case "max.+"
+%!      W = randi ([-20 20], n); W(tril (true (n))) = -Inf;
+%!      p = randperm (n); W = W(p, p);
+%!    case "max.*"
+%!      W = 2 .^ -randi ([0 6], n);
+%!    otherwise
+%!      W = randi ([-50 50], n) + 50 * unsigned;
+%!  endswitch
+%!  off = rand (n) > density;
+%!  if (isinteger (zeros (1, cls)))
+%!    W = cast (W, cls); W(off) = no_edge (cls, sr);
+%!  else
+%!    W(off) = no_edge (cls, sr); W = cast (W, cls);
+%!  endif
+%!endfunction
+
+%!function W = pages_of (n, p, cls, sr, nonneg = false)
+%!  W = zeros (n, n, p, cls);
+%!  for q = 1:p
+%!    W(:, :, q) = graph (n, cls, sr, 0.2 + 0.6 * mod (q, 2), nonneg);
+%!  endfor
+%!endfunction
+
+%!function check_pages (W, sr, what)
+%!  ## every page of the paged call equals the cpu kernel's call on that page
+%!  [D, P] = gpu_apsp (W, "semiring", sr);
+%!  Dalone = gpu_apsp (W, "semiring", sr);
+%!  assert (size (D), size (W)); assert (size (P), size (W));
+%!  assert (class (D), class (W)); assert (class (P), "int32");
+%!  for q = 1:prod (size (W)(3:end))
+%!    [C, CP] = gpu_apsp (W(:, :, q), "semiring", sr, "kernel", "cpu");
+%!    assert (isequal (D(:, :, q), C), sprintf ("%s: D of page %d", what, q));
+%!    assert (isequal (P(:, :, q), CP), sprintf ("%s: P of page %d", what, q));
+%!    assert (isequal (Dalone(:, :, q), C), sprintf ("%s: D alone, page %d", what, q));
+%!  endfor
+%!endfunction
+
+%!function expect_error (f, id, pattern)
+%!  try
+%!    f ();
+%!    error ("no error");
+%!  catch err
+%!    assert (err.identifier, id);
+%!    assert (! isempty (regexp (err.message, pattern, "once")), err.message);
+%!  end_try_catch
+%!endfunction
+
+%!testif ; gpu_available ()
+%! ## every semiring and class, ragged sizes on the batched kernels (a block's, a cluster's)
+%! rand ("seed", 11);
+%! all_classes = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32"};
+%! for sr = {"min.+", "max.+", "max.min", "min.max", "max.*"}
+%!   classes = all_classes;
+%!   if (strcmp (sr{1}, "max.+"))
+%!     classes = {"double", "single", "int8", "int16", "int32"};
+%!   elseif (strcmp (sr{1}, "max.*"))
+%!     classes = {"double", "single"};
+%!   endif
+%!   for c = classes
+%!     for n = [1 2 17 33 65 100 128 129 256]
+%!       check_pages (pages_of (n, 3, c{1}, sr{1}), sr{1}, sprintf ("%s %s n=%d", sr{1}, c{1}, n));
+%!     endfor
+%!   endfor
+%! endfor
+%! gpu_apsp (pages_of (20, 3, "single", "min.+"));
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.pages, 3); assert (plan.batched_runs, 1); assert (plan.single_pages, 0);
+
+%!testif ; gpu_available ()
+%! ## past the batched kernel: page by page on the rounds; integer-valued
+%! ## single weights in their class on pages, on the integer words alone
+%! rand ("seed", 12);
+%! for c = {"single", "int16", "int32"}
+%!   check_pages (pages_of (257, 2, c{1}, "min.+"), "min.+", ["257 " c{1}]);
+%! endfor
+%! W = pages_of (300, 2, "double", "max.min");
+%! check_pages (W, "max.min", "300 double");
+%! gpu_apsp (W, "semiring", "max.min");
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.single_pages, 2);
+%! W = pages_of (40, 4, "single", "min.+", true);
+%! [D, P] = gpu_apsp (W);
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.work, "single");   # pages stay in their class
+%! [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%! assert (isequal (D, C) && isequal (P, CP));
+%! [D2, P2] = gpu_apsp (W(:, :, 2));
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.work, "uint16");   # one graph: integer weights on the 16-bit words
+%! assert (isequal (D2, C(:, :, 2)) && isequal (P2, CP(:, :, 2)));
+%! ## int16 and int32 guess their words, checked as the kernel loads the weights: a
+%! ## negative weight runs the call again, in double
+%! for c = {"int16", "uint16"; "int32", "uint32"}'
+%!   for nonneg = [true false]
+%!     W = pages_of (70, 3, c{1}, "min.+", nonneg);
+%!     for where = {"host", "device"}
+%!       if (strcmp (where{1}, "host"))
+%!         [D, P] = gpu_apsp (W);
+%!       else
+%!         [D, P] = gpu_apsp (gpu_array (W)); D = gather (D); P = gather (P);
+%!       endif
+%!       plan = __cudakernels__ ("last_plan");
+%!       assert (plan.work, ifelse_work (nonneg, c{2}));
+%!       [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%!       assert (isequal (D, C) && isequal (P, CP), [c{1} " " where{1}]);
+%!     endfor
+%!   endfor
+%! endfor
+%! ## fractions: D alone and with P are the cpu kernel's (plain order), bit for bit
+%! W = rand (50, 50, 3); W(W > 0.5) = Inf;
+%! [D, P] = gpu_apsp (W);
+%! [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%! assert (isequal (D, C) && isequal (P, CP) && isequal (gpu_apsp (W), C));
+
+%!testif ; gpu_available ()
+%! ## shapes: p = 0, n = 0, p = 1, n = 1, 4-D pages
+%! D = gpu_apsp (zeros (4, 4, 0));
+%! assert (size (D), [4 4 0]); assert (class (D), "double");
+%! [D, P] = gpu_apsp (zeros (0, 0, 3, "int16"));
+%! assert (size (D), [0 0 3]); assert (class (D), "int16"); assert (size (P), [0 0 3]);
+%! [D, P] = gpu_apsp (single ([0 Inf; 1 0]));
+%! assert (D, single ([0 Inf; 1 0])); assert (P, int32 ([0 0; 2 0]));
+%! [D, P] = gpu_apsp (reshape (single ([5 2 3]), 1, 1, 3));
+%! assert (D, zeros (1, 1, 3, "single")); assert (P, zeros (1, 1, 3, "int32"));
+%! W = pages_of (9, 6, "int32", "min.+");
+%! W = reshape (W, 9, 9, 2, 3);
+%! [D, P] = gpu_apsp (W);
+%! assert (size (D), [9 9 2 3]); assert (size (P), [9 9 2 3]);
+%! [C, CP] = gpu_apsp (W(:, :, 1, 3), "kernel", "cpu");
+%! assert (isequal (D(:, :, 1, 3), C) && isequal (P(:, :, 1, 3), CP));
+%! [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%! assert (isequal (D, C) && isequal (P, CP));
+
+%!testif ; gpu_available ()
+%! ## many pages: several blocks of graphs, a last block partly empty
+%! rand ("seed", 13);
+%! for t = {{16, 20001, "single", false}, {64, 1001, "int16", false}, ...
+%!          {32, 3001, "double", false}, {128, 31, "int8", false}, {64, 1001, "int16", true}, ...
+%!          {100, 101, "int8", true}, {48, 300, "uint16", true}, {16, 5000, "int32", true}, ...
+%!          {256, 40, "single", false}, {200, 30, "int16", true}, {150, 20, "double", false}}
+%!   [n, p, cls, nonneg] = t{1}{:};
+%!   W = pages_of (n, p, cls, "min.+", nonneg);
+%!   [D, P] = gpu_apsp (W);
+%!   [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%!   assert (isequal (D, C) && isequal (P, CP), sprintf ("%d pages of %d, %s", p, n, cls));
+%! endfor
+
+%!testif ; gpu_available ()
+%! ## unbounded cycles name their page, on the batched kernel, page by page and the cpu kernel
+%! neg = "cudakernels:negativecycle"; pos = "cudakernels:positivecycle";
+%! for n = [5 130 260]
+%!   W = pages_of (n, 3, "double", "min.+");
+%!   W(1, 2, 2) = -100; W(2, 1, 2) = 1;
+%!   for k = {"gpu", "cpu"}
+%!     expect_error (@() gpu_apsp (W, "kernel", k{1}), neg,
+%!                   "graph of page 2 has a negative cycle through vertex [12]\\>");
+%!     expect_error (@() gpu_apsp (gpu_array (W)), neg, "page 2");
+%!   endfor
+%! endfor
+%! W = pages_of (5, 3, "double", "min.+");
+%! W(3, 3, 3) = -1;   # the survey finds a diagonal before any page runs
+%! expect_error (@() gpu_apsp (W), neg, "page 3 has a negative cycle: vertex 3 has a negative");
+%! W = pages_of (6, 4, "int16", "max.+");
+%! W(4, 5, 4) = 3; W(5, 4, 4) = 2;
+%! expect_error (@() gpu_apsp (W, "semiring", "max.+"), pos, "page 4 has a positive cycle");
+%! W = pages_of (6, 2, "single", "max.*");
+%! W(1, 2, 1) = 1; W(2, 1, 1) = 4;
+%! expect_error (@() gpu_apsp (W, "semiring", "max.*"), pos, "page 1 has a cycle whose product");
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## gpu_arrays in and out; gpu_path walks a page
+%! rand ("seed", 14);
+%! W = pages_of (30, 5, "single", "min.+");
+%! [D, P] = gpu_apsp (W);
+%! [Dg, Pg] = gpu_apsp (gpu_array (W));
+%! assert (size (Dg), [30 30 5]);
+%! assert (isequal (gather (Dg), D) && isequal (gather (Pg), P));
+%! assert (isequal (gather (gpu_apsp (gpu_array (W))), D));
+%! for q = [1 3 5]
+%!   [s, t] = find (P(:, :, q), 1);
+%!   assert (gpu_path (Pg, s, t, q), gpu_path (P(:, :, q), s, t));
+%!   assert (gpu_path (P, s, t, q), gpu_path (P(:, :, q), s, t));
+%! endfor
+%! fail ("gpu_path (P, 1, 2, 6)", "q must be a page of P");
+%! fail ("gpu_path (Pg, 1, 2, 0)", "q must be a page of P");
+%! clear Dg Pg;
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## Ctrl-C (the test hook) and out of memory leave nothing behind
+%! W = pages_of (64, 40, "int8", "min.+");
+%! for where = {"host", "device"}
+%!   X = W;
+%!   if (strcmp (where{1}, "device"))
+%!     X = gpu_array (W);
+%!   endif
+%!   __cudakernels__ ("settings", "test_cancel_after", 0);
+%!   unwind_protect
+%!     expect_error (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 of 40 pages");
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("settings", "test_cancel_after", -1);
+%!   end_unwind_protect
+%!   __cudakernels__ ("settings", "test_alloc_limit", 2^14);
+%!   unwind_protect
+%!     expect_error (@() gpu_apsp (X), "cudakernels:outofmemory", ".");
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!   end_unwind_protect
+%!   clear X;
+%! endfor
+%! assert (__ck_released__ ());
+%! assert (isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")));   # and it works after
