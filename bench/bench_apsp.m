@@ -19,6 +19,12 @@
 ## are also timed in the automatic mode, where they run in an integer work
 ## type, against the same graph in the class).  The other rows run single and
 ## double in their class.
+##
+## @qcode{"batched"} (rows [n p]) times p graphs of n vertices in one call
+## (pages), D alone and with P, for the classes in @qcode{"batched_classes"}:
+## the rate counts p n^3 pair updates, beside the same n = 8192 gpu_minplus
+## rate of the class, and the CPU reference on the same pages (host arrays,
+## tic and toc) where p n^3 is at most @qcode{"batched_cpu"}.
 ## @end deftypefn
 
 function r = bench_apsp (varargin)
@@ -26,7 +32,9 @@ function r = bench_apsp (varargin)
                                "double", [8192 16384], "int32", [8192 16384],
                                "int16", [8192 16384]),
               "squaring", [4096 8192], "cpu", 2048, "reps", 2, "csv", "",
-              "narrowed", [8192 16384]);
+              "narrowed", [8192 16384],
+              "batched", [16 65536; 32 16384; 64 4096; 128 512; 256 256],
+              "batched_classes", {{"single", "int16"}}, "batched_cpu", 2^31);
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
@@ -39,6 +47,7 @@ function r = bench_apsp (varargin)
   old_mode = __cudakernels__ ("settings", "minplus_narrow", "off");
   unwind_protect
     r = rows_and_squaring (o, r);
+    r = batched_rows (o, r);
   unwind_protect_cleanup
     __cudakernels__ ("settings", old_mode);
   end_unwind_protect
@@ -87,6 +96,37 @@ function r = rows_and_squaring (o, r)
     fw = median (__cudakernels__ ("time", "apsp", "min.+", "single", "gpu", n, 1, 3));
     printf ("single n = %d: squaring %d products %.1f ms, gpu_apsp %.1f ms: %.1fx faster\n",
             n, steps, sq, fw, sq / fw);
+  endfor
+endfunction
+
+## Many graphs in one call: D and D+P between events, the CPU reference on the same pages.
+function r = batched_rows (o, r)
+  if (isempty (o.batched))
+    return;
+  endif
+  printf ("%-7s %6s %7s %11s %9s %9s %11s %8s %11s\n", "class", "n", "pages", "D ms",
+          "Tpair/s", "of 8192", "D+P ms", "P cost", "cpu ms");
+  for cls = o.batched_classes
+    c = cls{1};
+    mp_ms = median (__cudakernels__ ("time", "product", "min.+", c, "warptile", [8192 8192 8192], 1, 3));
+    mp_rate = 8192^3 / (mp_ms / 1e3);
+    for row = o.batched'
+      [n, p] = deal (row(1), row(2));
+      d = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", [n p], 1, o.reps + 1));
+      work = __cudakernels__ ("last_plan").work;
+      dp = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", [n p], 1, o.reps + 1, "witness"));
+      rate = p * n^3 / (d / 1e3);
+      cpu = NaN;
+      if (p * n^3 <= o.batched_cpu)
+        W = cast (randi ([0 999], n, n, p), c);
+        t0 = tic (); gpu_apsp (W, "kernel", "cpu"); cpu = 1e3 * toc (t0);
+      endif
+      r(end+1) = struct ("class", [c " pages"], "n", n, "d_ms", d, "dp_ms", dp,
+                         "rate", rate, "share", rate / mp_rate);
+      printf ("%-7s %6d %7d %11.3f %9.2f %8.1f%% %11.3f %7.2fx %11.1f  (%s)\n", c, n, p, d,
+              rate / 1e12, 100 * rate / mp_rate, dp, dp / d, cpu, work);
+    endfor
+    printf ("%-7s n = 8192 gpu_minplus: %.2f Tpair/s\n", c, mp_rate / 1e12);
   endfor
 endfunction
 

@@ -3,10 +3,10 @@
 
 ## -*- texinfo -*-
 ## @deftypefn {} {} plot_apsp (@var{csv}, @var{png})
-## Draw gpu_apsp's rate (n^3 pair updates per second) against n from a CSV that
-## @code{bench_apsp} wrote: one panel per class, D alone and D with P, and the
-## same run's n = 8192 gpu_minplus rate of the class dashed (the rate the
-## issue's goals are shares of).  Needs gnuplot (no GPU).
+## Draw gpu_apsp's rate (pair updates per second: n^3 a graph) against n from a
+## CSV that @code{bench_apsp} wrote: one panel per class (and per class of
+## pages, many graphs a call), D alone and D with P, and the same run's n = 8192
+## gpu_minplus rate of the class dashed.  Needs gnuplot (no GPU).
 ## @end deftypefn
 
 function plot_apsp (csv, png)
@@ -20,16 +20,16 @@ function plot_apsp (csv, png)
   fgetl (fid);   # class,n,d_ms,dp_ms,tpairs,share_of_minplus_8192
   c = textscan (fid, "%s %f %f %f %f %f", "Delimiter", ",");
   fclose (fid);
-  [cls, n, d_ms, dp_ms, share] = deal (c{1}, c{2}, c{3}, c{4}, c{6});
-  rate = @(ms) n .^ 3 ./ ms / 1e9;   # Tpair/s from ms
+  [cls, n, d_ms, dp_ms, d_rate, share] = deal (c{1}, c{2}, c{3}, c{4}, c{5}, c{6});
   classes = unique (cls, "stable");
   warning ("off", "Octave:gnuplot-graphics", "local");
-  h = figure ("visible", "off", "position", [0 0 1200 400]);
+  width = 300 * max (4, numel (classes));
+  h = figure ("visible", "off", "position", [0, 0, width, 400]);
   unwind_protect
     for k = 1:numel (classes)
       sel = strcmp (cls, classes{k});
       subplot (1, numel (classes), k);
-      d = rate (d_ms); dp = rate (dp_ms);
+      d = d_rate; dp = d_rate .* d_ms ./ dp_ms;   # Tpair/s (pages: every graph's pairs)
       semilogx (n(sel), d(sel), "-o", "linewidth", 1.5, "displayname", "D");
       hold on;
       semilogx (n(sel), dp(sel), "-s", "linewidth", 1.5, "displayname", "D and P");
