@@ -71,6 +71,7 @@ static int apsp_semiring(const mxArray *a) {
 /* The shape of a call: n vertices, and W's dimensions (n, n, and any trailing ones: the pages). */
 typedef struct {
   size_t n, pages, numel; /* pages 0: a 2-D call */
+  int no_graph;           /* pages with a trailing dimension 0: nothing to run */
   mwSize nd;
   mwSize dims[GW_MAX_DIMS];
 } apsp_shape;
@@ -84,11 +85,13 @@ static apsp_shape shape_of(mwSize nd, const mwSize *dims) {
   sh.nd = nd;
   sh.n = dims[0];
   sh.numel = 1;
-  for (mwSize i = 0; i < nd; i++) {
+  for (mwSize i = 0; i < nd; i++) { /* a product past size_t is no array's */
     sh.dims[i] = dims[i];
+    if (dims[i] && sh.numel > SIZE_MAX / dims[i]) gw_fail_invalid("DIMS are too large");
     sh.numel *= dims[i];
   }
   if (nd > 2) sh.pages = sh.n ? sh.numel / (sh.n * sh.n) : 0;
+  sh.no_graph = nd > 2 && sh.numel == 0;
   return sh;
 }
 
@@ -120,7 +123,8 @@ static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray 
   a->D = mxGetData(D);
   a->P = P ? (int32_t *)mxGetData(P) : NULL;
   ck_plan pl;
-  ck_status s = sh->numel ? ck_apsp_call(a, CK_ON_HOST, &pl) : CK_OK;
+  /* no graph to run still meets the problem's rules */
+  ck_status s = sh->no_graph ? ck_apsp_check(a->semiring, a->t) : ck_apsp_call(a, CK_ON_HOST, &pl);
   if (s != CK_OK) {
     mxDestroyArray(D);
     if (P) mxDestroyArray(P);
@@ -131,13 +135,15 @@ static void host_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, const mxArray 
 }
 
 /* Device W (an id): the ids of D [, P], on W's device. */
-static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w, size_t numel) {
+static void device_call(int nlhs, mxArray *plhs[], ck_apsp_args *a, void *w, const apsp_shape *sh) {
+  const size_t numel = sh->numel;
   ck_array_id idd = 0, idp = 0;
   void *d = NULL, *p = NULL;
   gw_check(ck_array_create(a->t, numel, &idd, &d));
   ck_status s = nlhs > 1 ? ck_array_create(CK_INT32, numel, &idp, &p) : CK_OK;
   ck_plan pl;
-  if (s == CK_OK && numel) {
+  if (s == CK_OK && sh->no_graph) s = ck_apsp_check(a->semiring, a->t);
+  else if (s == CK_OK) {
     a->W = w;
     a->D = d;
     a->P = (int32_t *)p;
@@ -179,7 +185,7 @@ void cmd_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   const ck_devices devices = gw_devices(nrhs > 5 ? prhs[5] : NULL);
   a.devices = &devices;
   if (where == CK_ON_HOST) host_call(nlhs, plhs, &a, prhs[2], &sh);
-  else device_call(nlhs, plhs, &a, w, numel);
+  else device_call(nlhs, plhs, &a, w, &sh);
 }
 
 /* "path_dev", IDP, N, S, T [, Q] -> [LENGTHS, VERTICES]: S and T double vectors of 1-based
@@ -190,7 +196,7 @@ void cmd_path_dev(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
   void *pages;
   gw_check(ck_array_lookup(gw_id(prhs[0], "IDP"), &t, &numel, &pages));
   size_t n = gw_size(prhs[1], "N"), q = nrhs > 4 ? gw_size(prhs[4], "Q") : 1;
-  if (t != CK_INT32 || n == 0 || numel % (n * n))
+  if (t != CK_INT32 || n == 0 || n > numel / n || numel % (n * n))
     gw_fail_invalid("P must be an int32 gpu_array of n-by-n pages");
   if (q < 1 || q > numel / (n * n)) gw_fail_invalid("Q must be a page of P");
   const int32_t *p = (const int32_t *)pages + (q - 1) * n * n;

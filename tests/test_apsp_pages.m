@@ -93,6 +93,28 @@
 %!  end_try_catch
 %!endfunction
 
+%!test
+%! ## the cpu kernel takes pages too (page by page), on any machine: each page its own call,
+%! ## the shapes, and an unbounded cycle named by its page
+%! rand ("seed", 10);
+%! for sr = {"min.+", "max.min"}
+%!   W = pages_of (7, 4, "int16", sr{1});
+%!   [D, P] = gpu_apsp (W, "semiring", sr{1}, "kernel", "cpu");
+%!   for q = 1:4
+%!     [C, CP] = gpu_apsp (W(:, :, q), "semiring", sr{1}, "kernel", "cpu");
+%!     assert (isequal (D(:, :, q), C) && isequal (P(:, :, q), CP));
+%!   endfor
+%! endfor
+%! [D, P] = gpu_apsp (reshape (W, 7, 7, 2, 2), "semiring", "max.min", "kernel", "cpu");
+%! assert (size (D), [7 7 2 2]); assert (size (P), [7 7 2 2]);
+%! assert (size (gpu_apsp (zeros (3, 3, 0), "kernel", "cpu")), [3 3 0]);
+%! W = pages_of (5, 3, "double", "min.+"); W(1, 2, 3) = -50; W(2, 1, 3) = 1;
+%! expect_error (@() gpu_apsp (W, "kernel", "cpu"), "cudakernels:negativecycle",
+%!               "graph of page 3 has a negative cycle through vertex");
+%! expect_error (@() gpu_apsp (zeros (0, 0, 2, "uint8"), "semiring", "max.+", "kernel", "cpu"),
+%!               "cudakernels:invalidinput", "signed classes");
+%! fail ("gpu_apsp (ones (2, 3, 2), \"kernel\", \"cpu\")", "square");
+
 %!testif ; gpu_available ()
 %! ## every semiring and class, ragged sizes on the batched kernels (a block's, a cluster's)
 %! rand ("seed", 11);
@@ -206,8 +228,25 @@
 %!   endfor
 %! endfor
 %! W = pages_of (5, 3, "double", "min.+");
-%! W(3, 3, 3) = -1;   # the survey finds a diagonal before any page runs
+%! W(3, 3, 3) = -1;   # a weight to itself, found before the rounds
 %! expect_error (@() gpu_apsp (W), neg, "page 3 has a negative cycle: vertex 3 has a negative");
+%! expect_error (@() gpu_apsp (int32 (W)), neg, "page 3 has a negative cycle: vertex 3 has");
+%! W(1, 2, 2) = -100; W(2, 1, 2) = 1;   # and a cycle in an earlier page: that page first
+%! for k = {"gpu", "cpu"}
+%!   expect_error (@() gpu_apsp (W, "kernel", k{1}), neg, "page 2 has a negative cycle through");
+%!   expect_error (@() gpu_apsp (int32 (W), "kernel", k{1}), neg, "page 2 has a negative cycle");
+%! endfor
+%! ## the vertex named is the cpu kernel's: the first step's smallest, on the cycle (at the
+%! ## end vertex 1 reaches it and comes back below 0 too)
+%! G = Inf (6); G(1:7:end) = 0; G(1, 2) = 1; G(2, 1) = 1; G(2, 3) = -10; G(3, 2) = 1;
+%! for sz = [6 200]
+%!   H = Inf (sz); H(1:sz+1:end) = 0; H(1:6, 1:6) = G;
+%!   for k = {"gpu", "cpu"}
+%!     expect_error (@() gpu_apsp (H, "kernel", k{1}), neg, "cycle through vertex 3\\>");
+%!     expect_error (@() gpu_apsp (cat (3, zeros (sz), H), "kernel", k{1}), neg,
+%!                   "page 2 has a negative cycle through vertex 3\\>");
+%!   endfor
+%! endfor
 %! W = pages_of (6, 4, "int16", "max.+");
 %! W(4, 5, 4) = 3; W(5, 4, 4) = 2;
 %! expect_error (@() gpu_apsp (W, "semiring", "max.+"), pos, "page 4 has a positive cycle");
@@ -245,7 +284,7 @@
 %!   endif
 %!   __cudakernels__ ("settings", "test_cancel_after", 0);
 %!   unwind_protect
-%!     expect_error (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 of 40 pages");
+%!     expect_error (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 pages");
 %!   unwind_protect_cleanup
 %!     __cudakernels__ ("settings", "test_cancel_after", -1);
 %!   end_unwind_protect

@@ -292,49 +292,76 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
   constexpr bool direct = ap_as_they_lie<Tc, T, S>();
   const bool checks = missed != nullptr; /* the guess: the kernel surveys */
   const size_t n = a->n, nn = n * n, pages = ap_pages(a), count = pages * nn;
-  const size_t chunk = ap_batch_chunk((int)n);
   const T nopath = ap_no_path<Tc, T, S>();
+  /* a copy of the work values where they are not W's, or where W is D (a 2-D call of host
+   * arrays): an unbounded path's second run reads W again */
   T *X = NULL;
-  if (!direct) {
-    CK_TRY(ck_dev_alloc((void **)&X, count * sizeof(T)));
-    ap_stage_in<Tc, T, S>
-        <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
-  }
-  const T *in = direct ? (const T *)p.W : X;
+  if (!direct || p.W == p.D) CK_TRY(ck_dev_alloc((void **)&X, count * sizeof(T)));
+  ck_status st = CK_OK;
+  if (direct && X)
+    st = ck_cuda_check(cudaMemcpy(X, p.W, count * sizeof(T), cudaMemcpyDeviceToDevice),
+                       "copying the weights");
+  const T *in = X ? X : (const T *)p.W;
   T *out = direct ? (T *)p.D : X;
-  ck_status st = ck_cuda_check(cudaGetLastError(), "converting the weights");
   size_t launches = 0;
-  for (size_t q0 = 0; st == CK_OK && q0 < pages; q0 += chunk) {
-    if (q0 && (st = ck_cuda_check(cudaDeviceSynchronize(), "closing the graphs")) != CK_OK) break;
-    if (a->cancelled && a->cancelled(a->ctx)) {
-      st = ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu of %zu pages",
-                   ck_apsp_paths(a->semiring), q0, pages);
-      break;
+  /* every page, from W, in launches of ap_batch_chunk pages, Ctrl-C polled between them */
+  auto run = [&](int trace) -> ck_status {
+    if (!direct)
+      ap_stage_in<Tc, T, S>
+          <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
+    CK_CUDA(cudaGetLastError(), "converting the weights");
+    const size_t chunk = ap_batch_chunk((int)n);
+    for (size_t q0 = 0; q0 < pages; q0 += chunk) {
+      if (q0) CK_CUDA(cudaDeviceSynchronize(), "closing the graphs");
+      if (a->cancelled && a->cancelled(a->ctx))
+        return ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
+                       ck_apsp_paths(a->semiring), a->page0 + q0);
+      ap_batch<T> b = {in + q0 * nn,
+                       out + q0 * nn,
+                       p.P ? p.P + q0 * nn : NULL,
+                       pages - q0 < chunk ? pages - q0 : chunk,
+                       q0,
+                       (int)n,
+                       nopath,
+                       &sc->page_neg,
+                       NULL,
+                       NULL,
+                       trace,
+                       0};
+      if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
+      CK_TRY((ap_batch_close<T, SR>(b)));
+      launches++;
     }
-    ap_batch<T> b = {in + q0 * nn,
-                     out + q0 * nn,
-                     p.P ? p.P + q0 * nn : NULL,
-                     pages - q0 < chunk ? pages - q0 : chunk,
-                     q0,
-                     (int)n,
-                     nopath,
-                     &sc->page_neg,
-                     NULL,
-                     NULL,
-                     0};
-    if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
-    st = ap_batch_close<T, SR>(b);
-    launches++;
-  }
+    return CK_OK;
+  };
+  if (st == CK_OK) st = run(0);
   ap_scratch found;
   if (st == CK_OK)
     st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
                        "reading the unbounded-cycle flag");
+  unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
+  if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused) {
+    /* again, looking at the diagonal after every step: the first step's smallest vertex, which
+     * the "cpu" kernel names (at the end other diagonals may be unbounded too, through it) */
+    const unsigned long long none = ULLONG_MAX;
+    st = ck_cuda_check(cudaMemcpy(&sc->page_neg, &none, sizeof none, cudaMemcpyHostToDevice),
+                       "clearing the unbounded-cycle flag");
+    if (st == CK_OK) st = run(1);
+    unsigned long long at = ULLONG_MAX; /* (page * n + step) * n + vertex */
+    if (st == CK_OK)
+      st = ck_cuda_check(cudaMemcpy(&at, &sc->page_neg, sizeof at, cudaMemcpyDeviceToHost),
+                         "reading the unbounded-cycle flag");
+    if (st == CK_OK && at != ULLONG_MAX) cycle = at / (n * n) * n + at % n;
+  }
+  const unsigned long long self = st == CK_OK ? found.page_self : ULLONG_MAX;
   if (st == CK_OK && (found.refused & 2) && missed) *missed = true; /* the guess: ap_guess */
   else if (st == CK_OK && found.refused)
     st = ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
-  else if (st == CK_OK && found.page_self != ULLONG_MAX) st = ap_unbounded(a, found.page_self, 1);
-  else if (st == CK_OK && found.page_neg != ULLONG_MAX) st = ap_unbounded(a, found.page_neg, 0);
+  /* the first page with an unbounded path; a weight to itself before the rounds, as the cpu
+   * kernel sees it */
+  else if (self != ULLONG_MAX && (cycle == ULLONG_MAX || self / n <= cycle / n))
+    st = ap_unbounded(a, self, 1);
+  else if (st == CK_OK && cycle != ULLONG_MAX) st = ap_unbounded(a, cycle, 0);
   if (st == CK_OK && !direct && !(missed && *missed)) {
     ap_stage_out<T, Tc, S><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, (Tc *)p.D, p.P, count);
     st = ck_cuda_check(cudaDeviceSynchronize(), "converting the paths");
@@ -438,7 +465,14 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   CK_TRY((ap_survey_all<Tc, S>(a, parts, count, sc, f)));
   if (f.refused)
     return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
-  if (f.negdiag != LLONG_MAX) return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
+  if (f.negdiag != LLONG_MAX) {
+    if (!(a->pages && ap_batched(a, count)))
+      return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
+    /* pages: the batched run names the first page with an unbounded path (ap_run_pages) */
+    const unsigned long long self = (unsigned long long)f.negdiag;
+    CK_CUDA(cudaMemcpy(&sc[0]->page_self, &self, sizeof self, cudaMemcpyHostToDevice),
+            "noting a weight to itself");
+  }
   const ap_form form = ap_pick<Tc, S>(a, f, a->pages > 0);
   a->plan->work /* found: the work type */ = form == AP_U32      ? CK_UINT32
                                              : form == AP_U16    ? CK_UINT16

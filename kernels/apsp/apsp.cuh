@@ -278,6 +278,10 @@ template <class T> struct ap_batch {
    * unbounded diagonal entry *self (page * n + vertex, the smallest); NULL: surveyed before */
   int *refused;
   unsigned long long *self;
+  /* trace: each step looks at the diagonal, and *cycle gets the first step's smallest unbounded
+   * vertex as (page * n + k) * n + vertex, as the "cpu" kernel names it (the error's second run,
+   * apsp.cu); else *cycle gets page * n + vertex of the diagonal at the end */
+  int trace;
   cudaStream_t st;
 };
 template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b);

@@ -7,7 +7,8 @@
  * column k do not change (the diagonal is the empty path; once it is not, the page has an
  * unbounded cycle and its values no longer matter), so every value updates at once from them,
  * exactly as the "cpu" kernel's round k does: the same terms, strictly better only, the next hop
- * of the winning row's k. Steps past the last real vertex are skipped (their rows are isolated).
+ * of the winning row's k. Steps past the last real vertex are skipped but for the last tile's
+ * few (TT at most), whose rows are isolated padding and change nothing.
  *
  * Several graphs share a block where a graph's group is smaller than AP_BATCH_THREADS; all run in
  * step, so the block's barrier serves them all. 16-bit work values run two to a 32-bit word, as
@@ -75,6 +76,8 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
       if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
 #pragma unroll
       for (int i = 0; i < TT; i++) ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      if (b.trace && live && tx == ty)
+        ab_trace<T, SR, TT, TT>(v, b, b.page0 + q, k, ty * TT, tx * TT);
       /* row and column k + 1 as they stand now, for the next step */
       const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
       if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
@@ -86,7 +89,7 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
   }
   if (live)
     ab_store_tile<T, SR, TT, TT, ARG>(v, nx, b.out + q * nn, ARG ? b.P + q * nn : NULL, n, ty * TT,
-                                      tx * TT, b.page0 + q, b.cycle);
+                                      tx * TT, b.page0 + q, b.trace ? NULL : b.cycle);
 }
 
 template <class T, class SR, int TT, bool ARG, int MAXT>

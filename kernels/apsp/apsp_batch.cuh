@@ -149,6 +149,22 @@ __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN 
   }
 }
 
+/* The trace (ap_batch): after step k, the tile's diagonal entries that went unbounded. */
+template <class T, class SR, int TM, int TN>
+__device__ __forceinline__ void ab_trace(const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+                                         const ap_batch<T> &b, size_t page, int k, int r0, int c0) {
+  if constexpr (std::is_floating_point<T>::value) {
+    const unsigned long long n = (unsigned long long)b.n,
+                             at = ((unsigned long long)page * n + k) * n;
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++)
+        if (r0 + i == c0 + j && r0 + i < b.n && SR::unbounded(ab_at<T, TN>(v[i], j)))
+          atomicMin(b.cycle, at + (unsigned long long)(r0 + i));
+  }
+}
+
 /* The tile back into page `out` (and P), and any diagonal entry of it that came out unbounded
  * into *cycle as page * n + vertex (the smallest wins; the integer work types hold no
  * negatives). */
@@ -168,7 +184,7 @@ ab_store_tile(const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK], const 
       out[(size_t)r * n + c] = x;
       if (ARG) P[(size_t)r * n + c] = nx[i][j];
       if constexpr (std::is_floating_point<T>::value)
-        if (r == c && SR::unbounded(x))
+        if (cycle && r == c && SR::unbounded(x))
           atomicMin(cycle, (unsigned long long)page * (unsigned long long)n + r);
     }
   }

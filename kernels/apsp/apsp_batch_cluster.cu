@@ -87,6 +87,7 @@ __global__ void __launch_bounds__(AB_CL_THREADS) ab_close_cluster(const ap_batch
 #pragma unroll
         for (int i = 0; i < AB_TM; i++)
           ab_step_row<T, SR, AB_TN, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+        if (b.trace && live) ab_trace<T, SR, AB_TM, AB_TN>(v, b, b.page0 + q, k, r0, c0);
       }
     }
     if (rank == owner) cl.sync();
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(AB_CL_THREADS) ab_close_cluster(const ap_batch
   }
   if (live)
     ab_store_tile<T, SR, AB_TM, AB_TN, ARG>(v, nx, b.out + q * nn, ARG ? b.P + q * nn : NULL, n, r0,
-                                            c0, b.page0 + q, b.cycle);
+                                            c0, b.page0 + q, b.trace ? NULL : b.cycle);
 #endif
 }
 
@@ -118,8 +119,31 @@ template <class T, class SR, bool ARG> static cudaError_t ab_launch_cluster(cons
   return cudaLaunchKernelEx(&lc, ab_close_cluster<T, SR, ARG>, b);
 }
 
-/* Whether this device launches clusters and the kernel was built for one that does (a PTX build
- * for an older GPU has no cluster code), asked once a device. */
+/* How many clusters of the form the GPU holds at once is more than none. */
+template <class T, class SR, bool ARG> static bool ab_cluster_fits(void) {
+  const size_t smem = ab_cluster_smem<T, ARG>();
+  if (cudaFuncSetAttribute(ab_close_cluster<T, SR, ARG>,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
+    return false;
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = dim3(AB_CL);
+  lc.blockDim = dim3(AB_CL_THREADS);
+  lc.dynamicSmemBytes = smem;
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = AB_CL;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = 1;
+  lc.attrs = at;
+  lc.numAttrs = 1;
+  int most = 0;
+  return cudaOccupancyMaxActiveClusters(&most, ab_close_cluster<T, SR, ARG>, &lc) == cudaSuccess &&
+         most > 0;
+}
+
+/* Whether this device launches clusters, the kernel was built for one that does (a PTX build
+ * for an older GPU has no cluster code), and a cluster of the largest form (double with P: the
+ * most shared memory) fits it (a partitioned GPU may hold none), asked once a device. */
 bool ap_batch_clusters_ok(void) {
   static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
   const int dev = ck_device_current();
@@ -127,11 +151,12 @@ bool ap_batch_clusters_ok(void) {
   if (!known[dev]) {
     int launch = 0;
     cudaFuncAttributes fa;
-    const bool ok = cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-                    launch &&
-                    cudaFuncGetAttributes(&fa, ab_close_cluster<float, sr_min_plus, false>) ==
-                        cudaSuccess &&
-                    fa.binaryVersion >= 90;
+    bool ok = cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
+              launch &&
+              cudaFuncGetAttributes(&fa, ab_close_cluster<float, sr_min_plus, false>) ==
+                  cudaSuccess &&
+              fa.binaryVersion >= 90;
+    if (ok) ok = ab_cluster_fits<double, sr_min_plus, true>();
     (void)cudaGetLastError();
     known[dev] = ok ? 2 : 1;
   }

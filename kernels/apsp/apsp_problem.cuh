@@ -1,6 +1,6 @@
 /* The path problems as the rounds run them (apsp.cu has how each maps onto its rounds' semiring)
  * and the work values: W's weights into the work type and back, one element at a time. The 2-D
- * rounds' conversions (apsp.cu) and the batched kernel's (apsp_pages.cuh) share them. */
+ * rounds' conversions and the batched kernels' (both in apsp.cu) share them. */
 #ifndef CK_APSP_PROBLEM_CUH
 #define CK_APSP_PROBLEM_CUH
 
@@ -113,9 +113,6 @@ template <class T, class Tc, int S> __device__ __forceinline__ Tc ap_out_value(T
     return none ? tr::lowest() : -x >= (double)tr::empty() ? tr::empty() : (Tc)-x;
   }
 }
-
-/* Out: a share's columns of D (cols of them) in the class of W, and of P. Single and double data
- * run in an integer work type (the sums, ap_pick_float) have no path at its "no edge"
 
 /* D's element of work value x in the class of W, and its next hop nx (0 where there is no
  * path). Single and double data run in an integer work type (the sums, ap_pick_float) have no

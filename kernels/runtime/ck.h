@@ -228,6 +228,10 @@ typedef struct {
   size_t page0; /* the number of the first page in the caller's call (a run of its pages), or 0 */
 } ck_apsp_args;
 
+/* CK_ERR_INVALID unless the paths of semiring s take class t (the rules above); the planner's
+ * check, the CPU reference's where it is called directly, and the gateway's for pages of no
+ * graph. */
+ck_status ck_apsp_check(ck_semiring s, ck_dtype t);
 /* Host arrays in and out; the CPU kernel runs here without a GPU. */
 ck_status ck_apsp(ck_apsp_args *a);
 /* Device arrays in and out, on the current device (the other devices work on copies of their

@@ -143,9 +143,6 @@ ck_status ck_plan_share(const ck_plan *call, const ck_product *share, ck_plan *p
 void ck_plan_merge(ck_plan *into, const ck_plan *from);
 /* CK_ERR_INVALID unless shortest paths take class t. */
 ck_status ck_apsp_check_class(ck_dtype t);
-/* CK_ERR_INVALID unless the paths of semiring s take class t (ck.h has the rules); the planner's
- * check, and the CPU reference's where it is called directly. */
-ck_status ck_apsp_check(ck_semiring s, ck_dtype t);
 /* The words of a path problem that passed ck_apsp_check: its paths ("shortest", "widest", ...),
  * the weights it refuses, and the error of a path through vertex i (0-based) better than any
  * bound, a cycle better than the empty path or (self) a weight to itself better than it, with
