@@ -99,45 +99,42 @@ __global__ void __launch_bounds__(AB_CL_THREADS) ab_close_cluster(const ap_batch
 #endif
 }
 
-template <class T, class SR, bool ARG> static cudaError_t ab_launch_cluster(const ap_batch<T> &b) {
+/* The launch of `pages` graphs' clusters of form <T, SR, ARG> (its shared memory allowed first)
+ * into lc, whose one attribute is *at. */
+template <class T, class SR, bool ARG>
+static cudaError_t ab_cluster_config(size_t pages, cudaLaunchConfig_t &lc,
+                                     cudaLaunchAttribute *at) {
   const size_t smem = ab_cluster_smem<T, ARG>();
-  cudaError_t e = cudaFuncSetAttribute(ab_close_cluster<T, SR, ARG>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-  if (e != cudaSuccess) return e;
-  cudaLaunchConfig_t lc = {};
-  lc.gridDim = dim3((unsigned)(b.pages * AB_CL));
+  lc = {};
+  lc.gridDim = dim3((unsigned)(pages * AB_CL));
   lc.blockDim = dim3(AB_CL_THREADS);
   lc.dynamicSmemBytes = smem;
-  lc.stream = b.st;
-  cudaLaunchAttribute at[1];
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim.x = AB_CL;
-  at[0].val.clusterDim.y = 1;
-  at[0].val.clusterDim.z = 1;
+  at->id = cudaLaunchAttributeClusterDimension;
+  at->val.clusterDim.x = AB_CL;
+  at->val.clusterDim.y = 1;
+  at->val.clusterDim.z = 1;
   lc.attrs = at;
   lc.numAttrs = 1;
+  return cudaFuncSetAttribute(ab_close_cluster<T, SR, ARG>,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
+
+template <class T, class SR, bool ARG> static cudaError_t ab_launch_cluster(const ap_batch<T> &b) {
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at;
+  const cudaError_t e = ab_cluster_config<T, SR, ARG>(b.pages, lc, &at);
+  if (e != cudaSuccess) return e;
+  lc.stream = b.st;
   return cudaLaunchKernelEx(&lc, ab_close_cluster<T, SR, ARG>, b);
 }
 
 /* How many clusters of the form the GPU holds at once is more than none. */
 template <class T, class SR, bool ARG> static bool ab_cluster_fits(void) {
-  const size_t smem = ab_cluster_smem<T, ARG>();
-  if (cudaFuncSetAttribute(ab_close_cluster<T, SR, ARG>,
-                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
-    return false;
-  cudaLaunchConfig_t lc = {};
-  lc.gridDim = dim3(AB_CL);
-  lc.blockDim = dim3(AB_CL_THREADS);
-  lc.dynamicSmemBytes = smem;
-  cudaLaunchAttribute at[1];
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim.x = AB_CL;
-  at[0].val.clusterDim.y = 1;
-  at[0].val.clusterDim.z = 1;
-  lc.attrs = at;
-  lc.numAttrs = 1;
+  cudaLaunchConfig_t lc;
+  cudaLaunchAttribute at;
   int most = 0;
-  return cudaOccupancyMaxActiveClusters(&most, ab_close_cluster<T, SR, ARG>, &lc) == cudaSuccess &&
+  return ab_cluster_config<T, SR, ARG>(1, lc, &at) == cudaSuccess &&
+         cudaOccupancyMaxActiveClusters(&most, ab_close_cluster<T, SR, ARG>, &lc) == cudaSuccess &&
          most > 0;
 }
 
