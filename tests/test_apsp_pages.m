@@ -83,16 +83,6 @@
 %!  endfor
 %!endfunction
 
-%!function expect_error (f, id, pattern)
-%!  try
-%!    f ();
-%!    error ("no error");
-%!  catch err
-%!    assert (err.identifier, id);
-%!    assert (! isempty (regexp (err.message, pattern, "once")), err.message);
-%!  end_try_catch
-%!endfunction
-
 %!test
 %! ## the cpu kernel takes pages too (page by page), on any machine: each page its own call,
 %! ## the shapes, and an unbounded cycle named by its page
@@ -109,9 +99,9 @@
 %! assert (size (D), [7 7 2 2]); assert (size (P), [7 7 2 2]);
 %! assert (size (gpu_apsp (zeros (3, 3, 0), "kernel", "cpu")), [3 3 0]);
 %! W = pages_of (5, 3, "double", "min.+"); W(1, 2, 3) = -50; W(2, 1, 3) = 1;
-%! expect_error (@() gpu_apsp (W, "kernel", "cpu"), "cudakernels:negativecycle",
+%! __ck_expect_error__ (@() gpu_apsp (W, "kernel", "cpu"), "cudakernels:negativecycle",
 %!               "graph of page 3 has a negative cycle through vertex");
-%! expect_error (@() gpu_apsp (zeros (0, 0, 2, "uint8"), "semiring", "max.+", "kernel", "cpu"),
+%! __ck_expect_error__ (@() gpu_apsp (zeros (0, 0, 2, "uint8"), "semiring", "max.+", "kernel", "cpu"),
 %!               "cudakernels:invalidinput", "signed classes");
 %! fail ("gpu_apsp (ones (2, 3, 2), \"kernel\", \"cpu\")", "square");
 
@@ -222,19 +212,19 @@
 %!   W = pages_of (n, 3, "double", "min.+");
 %!   W(1, 2, 2) = -100; W(2, 1, 2) = 1;
 %!   for k = {"gpu", "cpu"}
-%!     expect_error (@() gpu_apsp (W, "kernel", k{1}), neg,
+%!     __ck_expect_error__ (@() gpu_apsp (W, "kernel", k{1}), neg,
 %!                   "graph of page 2 has a negative cycle through vertex [12]\\>");
-%!     expect_error (@() gpu_apsp (gpu_array (W)), neg, "page 2");
+%!     __ck_expect_error__ (@() gpu_apsp (gpu_array (W)), neg, "page 2");
 %!   endfor
 %! endfor
 %! W = pages_of (5, 3, "double", "min.+");
 %! W(3, 3, 3) = -1;   # a weight to itself, found before the rounds
-%! expect_error (@() gpu_apsp (W), neg, "page 3 has a negative cycle: vertex 3 has a negative");
-%! expect_error (@() gpu_apsp (int32 (W)), neg, "page 3 has a negative cycle: vertex 3 has");
+%! __ck_expect_error__ (@() gpu_apsp (W), neg, "page 3 has a negative cycle: vertex 3 has a negative");
+%! __ck_expect_error__ (@() gpu_apsp (int32 (W)), neg, "page 3 has a negative cycle: vertex 3 has");
 %! W(1, 2, 2) = -100; W(2, 1, 2) = 1;   # and a cycle in an earlier page: that page first
 %! for k = {"gpu", "cpu"}
-%!   expect_error (@() gpu_apsp (W, "kernel", k{1}), neg, "page 2 has a negative cycle through");
-%!   expect_error (@() gpu_apsp (int32 (W), "kernel", k{1}), neg, "page 2 has a negative cycle");
+%!   __ck_expect_error__ (@() gpu_apsp (W, "kernel", k{1}), neg, "page 2 has a negative cycle through");
+%!   __ck_expect_error__ (@() gpu_apsp (int32 (W), "kernel", k{1}), neg, "page 2 has a negative cycle");
 %! endfor
 %! ## the vertex named is the cpu kernel's: the first step's smallest, on the cycle (at the
 %! ## end vertex 1 reaches it and comes back below 0 too)
@@ -242,17 +232,17 @@
 %! for sz = [6 200]
 %!   H = Inf (sz); H(1:sz+1:end) = 0; H(1:6, 1:6) = G;
 %!   for k = {"gpu", "cpu"}
-%!     expect_error (@() gpu_apsp (H, "kernel", k{1}), neg, "cycle through vertex 3\\>");
-%!     expect_error (@() gpu_apsp (cat (3, zeros (sz), H), "kernel", k{1}), neg,
+%!     __ck_expect_error__ (@() gpu_apsp (H, "kernel", k{1}), neg, "cycle through vertex 3\\>");
+%!     __ck_expect_error__ (@() gpu_apsp (cat (3, zeros (sz), H), "kernel", k{1}), neg,
 %!                   "page 2 has a negative cycle through vertex 3\\>");
 %!   endfor
 %! endfor
 %! W = pages_of (6, 4, "int16", "max.+");
 %! W(4, 5, 4) = 3; W(5, 4, 4) = 2;
-%! expect_error (@() gpu_apsp (W, "semiring", "max.+"), pos, "page 4 has a positive cycle");
+%! __ck_expect_error__ (@() gpu_apsp (W, "semiring", "max.+"), pos, "page 4 has a positive cycle");
 %! W = pages_of (6, 2, "single", "max.*");
 %! W(1, 2, 1) = 1; W(2, 1, 1) = 4;
-%! expect_error (@() gpu_apsp (W, "semiring", "max.*"), pos, "page 1 has a cycle whose product");
+%! __ck_expect_error__ (@() gpu_apsp (W, "semiring", "max.*"), pos, "page 1 has a cycle whose product");
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
@@ -284,13 +274,13 @@
 %!   endif
 %!   __cudakernels__ ("settings", "test_cancel_after", 0);
 %!   unwind_protect
-%!     expect_error (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 pages");
+%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 pages");
 %!   unwind_protect_cleanup
 %!     __cudakernels__ ("settings", "test_cancel_after", -1);
 %!   end_unwind_protect
 %!   __cudakernels__ ("settings", "test_alloc_limit", 2^14);
 %!   unwind_protect
-%!     expect_error (@() gpu_apsp (X), "cudakernels:outofmemory", ".");
+%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:outofmemory", ".");
 %!   unwind_protect_cleanup
 %!     __cudakernels__ ("settings", "test_alloc_limit", 0);
 %!   end_unwind_protect

@@ -163,24 +163,14 @@
 %! assert (gpu_apsp ([-3 1; -Inf -3], "semiring", "max.+", "kernel", "cpu"), [0 1; -Inf 0]);
 %! assert (gpu_apsp (zeros (0), "semiring", "max.min", "kernel", "cpu"), zeros (0));
 
-%!function expect_error (f, id, pattern)
-%!  try
-%!    f ();
-%!    error ("no error");
-%!  catch err
-%!    assert (err.identifier, id);
-%!    assert (! isempty (regexp (err.message, pattern, "once")), err.message);
-%!  end_try_catch
-%!endfunction
-
 %!test
 %! ## errors: unbounded cycles name a vertex; invalid weights and classes
 %! pos = "cudakernels:positivecycle";
-%! expect_error (@() gpu_apsp ([0 1 -Inf; -Inf 0 2; -1 -Inf 0], "semiring", "max.+",
+%! __ck_expect_error__ (@() gpu_apsp ([0 1 -Inf; -Inf 0 2; -1 -Inf 0], "semiring", "max.+",
 %!                             "kernel", "cpu"), pos, "positive cycle through vertex");
-%! expect_error (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*", "kernel", "cpu"), pos,
+%! __ck_expect_error__ (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*", "kernel", "cpu"), pos,
 %!               "vertex 2");
-%! expect_error (@() gpu_apsp ([0 2; 0.75 0], "semiring", "max.*", "kernel", "cpu"), pos,
+%! __ck_expect_error__ (@() gpu_apsp ([0 2; 0.75 0], "semiring", "max.*", "kernel", "cpu"), pos,
 %!               "product exceeds 1");
 
 %!error <positive cycle> gpu_apsp ([2 -Inf; -Inf 0], "semiring", "max.+", "kernel", "cpu")
@@ -319,13 +309,13 @@
 %! W = graph (1100, "double", "max.min", 0.05);
 %! __cudakernels__ ("settings", "test_cancel_after", 0);
 %! unwind_protect
-%!   expect_error (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:interrupted", ".");
+%!   __ck_expect_error__ (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:interrupted", ".");
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_cancel_after", -1);
 %! end_unwind_protect
 %! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
-%!   expect_error (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:outofmemory", ".");
+%!   __ck_expect_error__ (@() gpu_apsp (W, "semiring", "max.min"), "cudakernels:outofmemory", ".");
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
@@ -349,15 +339,15 @@
 %! endfor
 %! ## max.*: a cycle whose product exceeds 1, found in the rounds and on the diagonal
 %! C = graph (300, "double", "max.*", 0.1); C(C > 0.5) = 0.5; C(7, 200) = 4; C(200, 7) = 0.5;
-%! expect_error (@() gpu_apsp (C, "semiring", "max.*"), "cudakernels:positivecycle",
+%! __ck_expect_error__ (@() gpu_apsp (C, "semiring", "max.*"), "cudakernels:positivecycle",
 %!               "product exceeds 1");
-%! expect_error (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*"), "cudakernels:positivecycle",
+%! __ck_expect_error__ (@() gpu_apsp ([0.5 1; 0 1.5], "semiring", "max.*"), "cudakernels:positivecycle",
 %!               "vertex 2");
-%! expect_error (@() gpu_apsp ([0 -0.5; 1 0], "semiring", "max.*"), "cudakernels:invalidinput",
+%! __ck_expect_error__ (@() gpu_apsp ([0 -0.5; 1 0], "semiring", "max.*"), "cudakernels:invalidinput",
 %!               "negative");
-%! expect_error (@() gpu_apsp ([0 1; NaN 0], "semiring", "max.min"), "cudakernels:invalidinput",
+%! __ck_expect_error__ (@() gpu_apsp ([0 1; NaN 0], "semiring", "max.min"), "cudakernels:invalidinput",
 %!               "NaN");
-%! expect_error (@() gpu_apsp ([NaN 1; 2 0], "semiring", "min.max"), "cudakernels:invalidinput",
+%! __ck_expect_error__ (@() gpu_apsp ([NaN 1; 2 0], "semiring", "min.max"), "cudakernels:invalidinput",
 %!               "NaN");
 %! assert (__ck_released__ ());
 
@@ -420,6 +410,6 @@
 %!   endif
 %! endfor
 %! C = graph (300, "double", "max.+", 0.1); C(7, 200) = 5; C(200, 7) = -4;
-%! expect_error (@() gpu_apsp (C, "semiring", "max.+"), "cudakernels:positivecycle",
+%! __ck_expect_error__ (@() gpu_apsp (C, "semiring", "max.+"), "cudakernels:positivecycle",
 %!               "positive cycle");
 %! assert (__ck_released__ ());
