@@ -146,14 +146,8 @@ bool ap_batch_clusters_ok(void) {
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
   if (!known[dev]) {
-    int launch = 0;
-    cudaFuncAttributes fa;
-    bool ok = cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-              launch &&
-              cudaFuncGetAttributes(&fa, ab_close_cluster<float, sr_min_plus, false>) ==
-                  cudaSuccess &&
-              fa.binaryVersion >= 90;
-    if (ok) ok = ab_cluster_fits<double, sr_min_plus, true>();
+    const bool ok = ck_clusters_built((const void *)ab_close_cluster<float, sr_min_plus, false>) &&
+                    ab_cluster_fits<double, sr_min_plus, true>();
     (void)cudaGetLastError();
     known[dev] = ok ? 2 : 1;
   }

@@ -217,15 +217,12 @@ int oa_tma_available(int kind, int cm, int cn) {
   signed char &k = known[dev][kind][cm][cn];
   if (!k) {
     oa_tma_kernel_t fn = oa_tma_kernel_for(kind, cm, cn);
-    int major = 0, cluster = 0, clusters = 0;
-    cudaFuncAttributes fa;
+    int major = 0, clusters = 0;
     cudaLaunchAttribute at[1];
     const cudaLaunchConfig_t lc = oa_tma_config((unsigned)(cm * cn), cm, cn, at);
     const bool ok =
         fn && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == 0 &&
-        (major == 9 || major == 10) &&
-        cudaDeviceGetAttribute(&cluster, cudaDevAttrClusterLaunch, dev) == 0 && cluster &&
-        cudaFuncGetAttributes(&fa, fn) == 0 && fa.binaryVersion >= 90 &&
+        (major == 9 || major == 10) && ck_clusters_built((const void *)fn) &&
         ((kind != OA_KIND_WGMMA && cm * cn == 1) || oa_sm90a_built()) && oa_encoder() &&
         cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, OA_TMA_SMEM) == 0 &&
         (cm * cn == 1 || (cudaOccupancyMaxActiveClusters(&clusters, fn, &lc) == 0 && clusters > 0));

@@ -451,19 +451,12 @@ template <class Op, class CFG> static bool warptile_clusters_ok(void) {
   static int known[CK_MAX_DEVICES]; /* per device: 0 not asked, 1 no, 2 yes */
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
-  if (!known[dev]) {
-    int launch = 0;
-    cudaFuncAttributes fa;
-    const bool ok = cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-                    launch &&
-                    cudaFuncGetAttributes(
-                        &fa, warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
-                                             CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, 8>) ==
-                        cudaSuccess &&
-                    fa.binaryVersion >= 90;
-    (void)cudaGetLastError();
-    known[dev] = ok ? 2 : 1;
-  }
+  if (!known[dev])
+    known[dev] = ck_clusters_built(
+                     (const void *)warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                                   CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, 8>)
+                     ? 2
+                     : 1;
   return known[dev] == 2;
 }
 

@@ -169,6 +169,18 @@ int ck_device_sms(void) {
   return v;
 }
 
+int ck_clusters_built(const void *kernel) {
+  const int dev = ck_device_current();
+  int launch = 0;
+  struct cudaFuncAttributes fa;
+  const int ok = dev >= 0 &&
+                 cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
+                 launch && cudaFuncGetAttributes(&fa, kernel) == cudaSuccess &&
+                 fa.binaryVersion >= 90;
+  (void)cudaGetLastError();
+  return ok;
+}
+
 int ck_device_current(void) {
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess) {

@@ -37,6 +37,10 @@ int ck_device_used(int dev);
 void ck_device_peer(int peer);
 /* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
 int ck_device_sms(void);
+/* Whether the current device launches thread-block clusters and `kernel` (a __global__
+ * function) was built for a GPU that has them (a PTX build for an older one has no cluster
+ * code); the callers keep the answer a device. */
+int ck_clusters_built(const void *kernel);
 
 /* Lanes (transfer.c): each host thread's staging buffers, copy stream, note and scratch on each
  * device. Slot 0 is the gateway's thread; a worker of a product spread over several devices
