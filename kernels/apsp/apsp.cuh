@@ -1,9 +1,10 @@
-/* All-pairs shortest paths by blocked Floyd-Warshall (Katz-Kider, Venkataraman): what the four
+/* All-pairs shortest paths by blocked Floyd-Warshall (Katz-Kider, Venkataraman): what the
  * files of the algorithm share.
  *   apsp.cu            the driver: checks and conversions in and out, the API
  *   apsp_rounds.cu     the rounds over one device's slab or several: buffers, the pivot strip's
  *                      exchange between devices, Ctrl-C
- *   apsp_tiles.cu      closing a pivot block: Floyd-Warshall on 64 x 64 tiles in shared memory
+ *   apsp_block.cu      closing a pivot block: blocked Floyd-Warshall on 64 x 64 tiles in registers
+ *   apsp_tiles.cu      ... with paths: its strips and rest, and the snapshots
  *   apsp_warptile.cu   a round's pivot row, column and the rest, on warptile.cuh's kernel
  *   apsp_history.cu    the strips of a round with paths, in plain Floyd-Warshall's order
  *   apsp_path.cu       walking paths back through P
@@ -75,7 +76,6 @@
 #define AP_BLOCK 256
 #define AP_TILE 64
 #define AP_TILE_THREADS 256 /* the tile product (16 outputs per thread) */
-#define AP_FW_THREADS 1024  /* a tile's Floyd-Warshall (4 entries per thread, 64 dependent steps) */
 
 /* The word a work type computes in, wide enough that a term never wraps (S): 16-bit work runs as
  * two values per 32-bit word, the others are their own words. */
@@ -155,20 +155,33 @@ template <class T, class SR> struct ap_matrix {
   int pivot_rows(size_t k0) const { return owns(k0) ? (int)(k0 - r0) : -1; } /* -1: not here */
 };
 
-/* The distances-only round. Step 1 (apsp_tiles.cu): close the B x B block at (k0, k0) of m
- * (its owner), with `s` the closure's own snapshot buffers (AP_TILE deep). */
-template <class T, class SR>
-void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, int B, const ap_snap<T, T> &s);
+/* The distances-only round. Step 1 (apsp_block.cu): close the AP_BLOCK block at (k0, k0) of m
+ * (its owner), with `scratch` a second AP_BLOCK x AP_BLOCK block of its own. */
+template <class T, class SR> void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, T *scratch);
 /* The pivot phase (apsp_warptile.cu) on the owner: step 1, the snapshot of the pivot block and
  * its row strip, and the row strip; the strip is then X's rows k0 .. k0 + AP_BLOCK - 1. */
 template <class T, class SR>
-void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, const ap_snap<T, T> &tile,
+void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, T *scratch,
                     const ap_snap<T, typename ap_word<T>::S> &s);
-/* The slab phase on every device: the snapshot of its column strip, the column strip, and step 4,
- * from `strip` (AP_BLOCK x np: the owner's, or a copy). */
+/* The slab phase on every device, from `strip` (AP_BLOCK x np: the owner's, or a copy): the
+ * snapshot of its column strip and the column strip (ap_round_cols), then step 4 (ap_rest: all of
+ * it, or in the parts of ap_rest_part, below). */
+enum ap_rest_part { AP_REST_ALL, AP_REST_NEXT_ROWS, AP_REST_NEXT_COLS, AP_REST_OTHERS };
 template <class T, class SR>
-void ap_round_slab(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+void ap_round_cols(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
                    const ap_snap<T, typename ap_word<T>::S> &s);
+/* The strips' products alone, from a snapshot taken (the row strip: its pivot block and row
+ * strip; the column strip: its column strip) after step 1: one device's look-ahead runs them side
+ * by side (apsp_rounds.cu). */
+template <class T, class SR>
+void ap_row_strip(const ap_matrix<T, SR> &m, size_t k0,
+                  const ap_snap<T, typename ap_word<T>::S> &s);
+template <class T, class SR>
+void ap_col_strip(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                  const ap_snap<T, typename ap_word<T>::S> &s);
+template <class T, class SR>
+void ap_rest(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+             const ap_snap<T, typename ap_word<T>::S> &s, ap_rest_part part);
 
 /* Step 2 at either level: which of the three pieces to copy (AP_PV | AP_RS | AP_CS) from where in
  * X (leading dimension ld): the B x B pivot block at row pr, column pc; the row strip, its rows
@@ -179,7 +192,7 @@ struct ap_snap_at {
   int B, pieces;
 };
 template <class T, class TW>
-void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s);
+void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s, cudaStream_t st);
 
 /* The histories of a round with paths (apsp_history.cu), each row or column k as it stood at
  * step k: the pivot block's rows ([k][k'], B x B) and columns ([k'][k]) with their next hops,
@@ -215,6 +228,20 @@ template <class T, class TW> struct ap_strip {
 template <class T, class SR, class TW, int R> void ap_strip_rows(const ap_strip<T, TW> &s);
 template <class T, class SR, class TW, int R> void ap_strip_cols(const ap_strip<T, TW> &s);
 
+/* Where a tile on the diagonal records its rows and columns k as they stood at step k (with
+ * paths), each with leading dimension ld. */
+template <class T> struct ap_fw_rec {
+  T *row, *col;
+  int *ncol;
+  int ld;
+};
+/* Plain Floyd-Warshall on the AP_TILE x AP_TILE tile at X (and its next hops at N), leading
+ * dimension ld, recording its histories into rec; an unbounded diagonal entry into *neg as base +
+ * its row (apsp_block.cu). */
+template <class T, class SR>
+void ap_fw_hist(T *X, int *N, size_t ld, int base, int *neg, const ap_fw_rec<T> &rec,
+                cudaStream_t st);
+
 /* Step 1 with paths (apsp_tiles.cu): close the AP_BLOCK block at (k0, k0), its histories into
  * h.pr, h.pc, h.npc. */
 template <class T, class SR>
@@ -231,10 +258,21 @@ void ap_round_pivot_hist(const ap_matrix<T, SR> &m, size_t k0,
 template <class T, class SR>
 void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
                         const ap_hist<T, typename ap_word<T>::S> &h);
+/* Their pieces, for one device's look-ahead (apsp_rounds.cu), where the two strips run side by
+ * side: the row strip (ap_rows_hist), the column strip from `strip` (ap_cols_hist), and the row
+ * strip's transposed copy (ap_rows_transposed: after the row strip). */
+template <class T, class SR>
+void ap_rows_hist(const ap_matrix<T, SR> &m, size_t k0,
+                  const ap_hist<T, typename ap_word<T>::S> &h);
+template <class T, class SR>
+void ap_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                  const ap_hist<T, typename ap_word<T>::S> &h);
+template <class T, class SR>
+void ap_rows_transposed(const ap_matrix<T, SR> &m, const T *strip,
+                        const ap_hist<T, typename ap_word<T>::S> &h);
 /* Step 3 with paths (apsp_warptile.cu), the slab phase's second half: the rest from the column
- * strip's history and the row strip's (rs: AP_BLOCK x np), all of it or in two parts, the next
+ * strip's history and the row strip's (rs: AP_BLOCK x np), all of it or in parts, the next
  * pivot's rows and columns (one device: ap_round_ahead) and then the others. */
-enum ap_rest_part { AP_REST_ALL, AP_REST_NEXT, AP_REST_OTHERS };
 template <class T, class SR>
 void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
                   const ap_hist<T, typename ap_word<T>::S> &h, ap_rest_part part);

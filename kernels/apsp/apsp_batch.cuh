@@ -190,6 +190,58 @@ ab_store_tile(const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK], const 
   }
 }
 
+/* The graphs of a block step together: where a graph's threads are one warp or less, the warp's
+ * barrier is enough (its buffers are its own). */
+__device__ __forceinline__ void ab_step_barrier(int group) {
+  if (group <= 32) __syncwarp();
+  else __syncthreads();
+}
+
+/* Plain Floyd-Warshall's steps 0 .. n - 1 on a graph of np x np values held by a group of
+ * threads, a TT x TT tile each (this thread's at rows ty * TT .., columns tx * TT ..). Step k
+ * needs the tile's part of row k and of column k: the threads that hold them write them to the
+ * group's buffers (rowk, colk and, with paths, nxk: two steps of np each) at the end of step
+ * k - 1, one barrier a step. Within step k, row k and column k do not change (the diagonal is the
+ * empty path; once it is not, the graph has an unbounded cycle and its values no longer matter),
+ * so every value updates at once from them, as the "cpu" kernel's round k does: the same terms,
+ * strictly better only, the next hop of the winning row's k. hook (k, buf) runs after step k's
+ * update, while buffer buf still holds row and column k as they stood at step k. (The pivot
+ * block's closure takes these steps, apsp_block.cu; ab_close writes them out with its trace.) */
+template <class T, class SR, int TT, bool ARG, class Hook>
+__device__ __forceinline__ void ab_steps(typename ab_word<T>::W (&v)[TT][TT / ab_word<T>::PK],
+                                         int (&nx)[TT][TT], T *rowk, T *colk, int *nxk, int np,
+                                         int n, int ty, int tx, int group, Hook hook) {
+  typedef typename ab_word<T>::W W;
+  constexpr int WN = TT / ab_word<T>::PK;
+  /* row 0 and column 0 for step 0 */
+  if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TT), v[0]);
+  if (tx == 0) ab_put_column<T, TT, TT, ARG>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
+  ab_step_barrier(group);
+  for (int k0 = 0; k0 < n; k0 += TT) {
+#pragma unroll
+    for (int kk = 0; kk < TT; kk++) {
+      const int k = k0 + kk, buf = k & 1;
+      /* row k's words over this tile's columns, column k's values over its rows */
+      W bw[WN];
+      T a[TT];
+      int nk[TT];
+      ab_lds<W, WN>(bw, (const W *)(rowk + buf * np + tx * TT));
+      ab_lds<T, TT>(a, colk + buf * np + ty * TT);
+      if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
+#pragma unroll
+      for (int i = 0; i < TT; i++) ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      hook(k, buf);
+      /* row and column k + 1 as they stand now, for the next step */
+      const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
+      if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
+      if (tx == k1 / TT)
+        ab_put_column<T, TT, TT, ARG>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
+                                      kk1);
+      ab_step_barrier(group);
+    }
+  }
+}
+
 /* The cluster kernel's launch: graphs of 129 to 256 vertices (apsp_batch_cluster.cu), where
 ap_batch_clusters_ok (on the current device). */
 template <class T, class SR> ck_status ap_batch_cluster(const ap_batch<T> &b);

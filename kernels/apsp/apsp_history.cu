@@ -167,19 +167,18 @@ template <class T, class SR, class TW, int R> void ap_strip_cols(const ap_strip<
 }
 
 template <class T, class SR>
-void ap_round_pivot_hist(const ap_matrix<T, SR> &m, size_t k0,
-                         const ap_hist<T, typename ap_word<T>::S> &h) {
+void ap_rows_hist(const ap_matrix<T, SR> &m, size_t k0,
+                  const ap_hist<T, typename ap_word<T>::S> &h) {
   typedef typename ap_word<T>::S TW;
   const size_t at = (k0 - m.r0) * m.np; /* the row strip's first row */
-  ap_close_block_hist<T, SR>(m, k0, h);
   ap_strip<T, TW> rows = {m.X + at, m.N + at, m.np, 0,    (int)m.np, (int)k0, h.pc,
                           h.npc,    AP_BLOCK, h.rs, NULL, NULL,      m.np,    m.st};
   ap_strip_rows<T, SR, TW, AP_BLOCK>(rows);
 }
 
 template <class T, class SR>
-void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
-                        const ap_hist<T, typename ap_word<T>::S> &h) {
+void ap_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                  const ap_hist<T, typename ap_word<T>::S> &h) {
   typedef typename ap_word<T>::S TW;
   const int B = AP_BLOCK;
   ap_strip<T, TW> cols = {m.X,       m.N,         m.np,
@@ -188,14 +187,40 @@ void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
                           h.cs,      h.ncs,       sizeof(TW) != sizeof(T) ? h.csa : NULL,
                           (size_t)B, m.st};
   ap_strip_cols<T, SR, TW, AP_BLOCK>(cols);
+}
+
+template <class T, class SR>
+void ap_rows_transposed(const ap_matrix<T, SR> &m, const T *strip,
+                        const ap_hist<T, typename ap_word<T>::S> &h) {
+  const int B = AP_BLOCK;
   transpose_pad<T>
       <<<transpose_grid(m.np, B), dim3(32, 8), 0, m.st>>>(strip + (size_t)B * B, h.rst, m.np, B, B);
+}
+
+template <class T, class SR>
+void ap_round_pivot_hist(const ap_matrix<T, SR> &m, size_t k0,
+                         const ap_hist<T, typename ap_word<T>::S> &h) {
+  ap_close_block_hist<T, SR>(m, k0, h);
+  ap_rows_hist<T, SR>(m, k0, h);
+}
+
+template <class T, class SR>
+void ap_round_cols_hist(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                        const ap_hist<T, typename ap_word<T>::S> &h) {
+  ap_cols_hist<T, SR>(m, k0, strip, h);
+  ap_rows_transposed<T, SR>(m, strip, h);
 }
 
 #define AP_HISTORY_INSTANCE(T, SR)                                                      \
   template void ap_round_pivot_hist<T, SR>(const ap_matrix<T, SR> &, size_t,            \
                                            const ap_hist<T, typename ap_word<T>::S> &); \
   template void ap_round_cols_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,  \
+                                          const ap_hist<T, typename ap_word<T>::S> &);  \
+  template void ap_rows_hist<T, SR>(const ap_matrix<T, SR> &, size_t,                   \
+                                    const ap_hist<T, typename ap_word<T>::S> &);        \
+  template void ap_cols_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,        \
+                                    const ap_hist<T, typename ap_word<T>::S> &);        \
+  template void ap_rows_transposed<T, SR>(const ap_matrix<T, SR> &, const T *,          \
                                           const ap_hist<T, typename ap_word<T>::S> &);  \
   template void ap_strip_rows<T, SR, typename ap_word<T>::S, AP_TILE>(                  \
       const ap_strip<T, typename ap_word<T>::S> &);                                     \

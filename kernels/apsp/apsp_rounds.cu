@@ -13,8 +13,8 @@
  * A device's copy and its slab phase follow its previous slab phase on its stream, so one buffer
  * per device is enough. Streams of one device (tests: a device listed twice) are one stream.
  *
- * One device with paths looks a round ahead instead (ap_round_ahead): the pivot phase and the
- * column strip of round r + 1 run on a stream of their own while round r's product finishes. */
+ * One device looks a round ahead instead (ap_round_ahead): the pivot phase and the column strip
+ * of round r + 1 run on streams of their own while round r's product finishes. */
 #include <limits.h>
 #include <time.h>
 
@@ -88,18 +88,19 @@ template <class T, class TW> struct ap_hist_mem {
 template <class T, class SR> struct ap_slab_run {
   typedef typename ap_word<T>::S TW;
   ap_matrix<T, SR> m;
-  ap_snap_mem<T, TW> big;
-  ap_snap_mem<T, T> tile;
+  ap_snap_mem<T, TW> big[2];  /* the second: ap_round_ahead's next round */
+  T *scratch;                 /* the closure's second pivot block (apsp_block.cu) */
   ap_hist_mem<T, TW> hist[2]; /* the second: ap_round_ahead's next round */
   T *copy;                    /* the owner's strip, when another device owns the pivot */
   cudaEvent_t pivot, copied;  /* this device's pivot phase done; its copy of the strip done */
   cudaEvent_t done[AP_IN_FLIGHT];
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
-  /* ap_round_ahead: its stream, and events after a round's histories (on `ahead`) and after the
-   * rest of its product (on stream 0) */
+  /* ap_round_ahead: its streams (the column strip's beside the rest of the pivot phase on
+   * `ahead`), events after a round's strips (on `ahead`) and after the rest of its product (on
+   * stream 0), and the column strip's start and end */
   bool looks_ahead;
-  cudaStream_t ahead;
-  cudaEvent_t strips_done, rest_done;
+  cudaStream_t ahead, ahead2;
+  cudaEvent_t strips_done, rest_done, fork, join;
 
   bool paths() const { return m.N != NULL; }
   const T *strip(size_t k0) const { /* where this device's strip lies when it owns pivot k0 */
@@ -118,15 +119,18 @@ static double ap_now(void) {
 
 /* What ap_round_ahead needs besides one round's buffers: the high-priority stream (the next
  * round's pivot phase is a chain of small launches; at the default priority each waited for the
- * product's blocks queued before it), two events and the next round's histories. */
+ * product's blocks queued before it), two events and the next round's histories or snapshot. */
 template <class T, class SR> static ck_status ap_ahead_alloc(ap_slab_run<T, SR> &r) {
   int least = 0, greatest = 0;
   CK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest), "asking for stream priorities");
   CK_CUDA(cudaStreamCreateWithPriority(&r.ahead, cudaStreamNonBlocking, greatest),
           "creating a stream");
-  CK_CUDA(cudaEventCreateWithFlags(&r.strips_done, cudaEventDisableTiming), "creating events");
-  CK_CUDA(cudaEventCreateWithFlags(&r.rest_done, cudaEventDisableTiming), "creating events");
-  return r.hist[1].alloc(r.m.np, r.m.rows);
+  CK_CUDA(cudaStreamCreateWithPriority(&r.ahead2, cudaStreamNonBlocking, greatest),
+          "creating a stream");
+  for (cudaEvent_t *e : {&r.strips_done, &r.rest_done, &r.fork, &r.join})
+    CK_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "creating events");
+  if (r.paths()) return r.hist[1].alloc(r.m.np, r.m.rows);
+  return r.big[1].alloc(r.m.np, r.m.rows, AP_BLOCK);
 }
 
 template <class T, class SR>
@@ -137,8 +141,8 @@ static ck_status ap_slab_alloc(ap_slab_run<T, SR> &r, int count, bool ahead, int
   for (int i = 0; i < AP_IN_FLIGHT; i++) r.neg_host[i] = INT_MAX;
   if (r.paths()) CK_TRY(r.hist[0].alloc(np, rows));
   else {
-    CK_TRY(r.big.alloc(np, rows, AP_BLOCK));
-    CK_TRY(r.tile.alloc(AP_BLOCK, AP_BLOCK, AP_TILE));
+    CK_TRY(r.big[0].alloc(np, rows, AP_BLOCK));
+    CK_TRY(ck_dev_alloc((void **)&r.scratch, sizeof(T) * AP_BLOCK * AP_BLOCK));
   }
   r.looks_ahead = ahead;
   if (r.looks_ahead) CK_TRY(ap_ahead_alloc(r));
@@ -159,14 +163,17 @@ template <class T, class SR> static ck_status ap_slab_free(ap_slab_run<T, SR> &r
   ck_status st = ck_device_use(r.m.dev);
   if (st == CK_OK) /* nothing of this call runs after its buffers go */
     st = ck_cuda_check(cudaDeviceSynchronize(), "running shortest paths");
-  ck_dev_free(r.big.block);
-  ck_dev_free(r.tile.block);
+  ck_dev_free(r.big[0].block);
+  ck_dev_free(r.big[1].block);
+  ck_dev_free(r.scratch);
   ck_dev_free(r.hist[0].block);
   ck_dev_free(r.hist[1].block);
   ck_dev_free(r.copy);
   if (r.ahead) cudaStreamDestroy(r.ahead);
-  cudaEvent_t ev[4 + AP_IN_FLIGHT] = {r.pivot, r.copied, r.strips_done, r.rest_done};
-  for (int i = 0; i < AP_IN_FLIGHT; i++) ev[4 + i] = r.done[i];
+  if (r.ahead2) cudaStreamDestroy(r.ahead2);
+  cudaEvent_t ev[6 + AP_IN_FLIGHT] = {r.pivot,     r.copied, r.strips_done,
+                                      r.rest_done, r.fork,   r.join};
+  for (int i = 0; i < AP_IN_FLIGHT; i++) ev[6 + i] = r.done[i];
   for (cudaEvent_t e : ev)
     if (e) cudaEventDestroy(e);
   return st;
@@ -214,7 +221,7 @@ static ck_status ap_pivot_and_copies(ap_slab_run<T, SR> *runs, int count, int ow
   ap_slab_run<T, SR> &o = runs[owner];
   CK_TRY(ck_device_use(o.m.dev));
   if (o.paths()) ap_round_pivot_hist<T, SR>(o.m, k0, o.hist[0].h);
-  else ap_round_pivot<T, SR>(o.m, k0, o.tile.s, o.big.s);
+  else ap_round_pivot<T, SR>(o.m, k0, o.scratch, o.big[0].s);
   if (count == 1) return CK_OK;
   CK_CUDA(cudaGetLastError(), "launching a round of shortest paths");
   CK_CUDA(cudaEventRecord(o.pivot, 0), "recording a pivot phase");
@@ -244,7 +251,8 @@ static ck_status ap_slabs(ap_slab_run<T, SR> *runs, int count, int owner, size_t
       ap_round_cols_hist<T, SR>(r.m, k0, strip, r.hist[0].h);
       ap_rest_hist<T, SR>(r.m, k0, strip + (size_t)AP_BLOCK * AP_BLOCK, r.hist[0].h, AP_REST_ALL);
     } else {
-      ap_round_slab<T, SR>(r.m, k0, strip, r.big.s);
+      ap_round_cols<T, SR>(r.m, k0, strip, r.big[0].s);
+      ap_rest<T, SR>(r.m, k0, strip, r.big[0].s, AP_REST_ALL);
     }
     CK_TRY(ap_mark(r, round));
   }
@@ -255,46 +263,81 @@ static ck_status ap_slabs(ap_slab_run<T, SR> *runs, int count, int owner, size_t
   return CK_OK;
 }
 
-/* Round k0's histories (its pivot phase and column strip) on the look-ahead stream, then the
- * event that round's rest waits for. */
+/* Round k0's pivot phase and column strip (with paths: its histories) on the look-ahead streams,
+ * into the buffers of `slot`, then the event that round's rest waits for. Both strips need only
+ * the closed pivot block, so the column strip runs on `ahead2` beside the row strip. */
 template <class T, class SR>
-static ck_status ap_histories_ahead(ap_slab_run<T, SR> &r, size_t k0,
-                                    const ap_hist<T, typename ap_word<T>::S> &h) {
-  ap_matrix<T, SR> side = r.m;
-  side.st = r.ahead;
-  ap_round_pivot_hist<T, SR>(side, k0, h);
-  ap_round_cols_hist<T, SR>(side, k0, h.pr, h);
+static ck_status ap_strips_ahead(ap_slab_run<T, SR> &r, size_t k0, int slot) {
+  typedef typename ap_word<T>::S TW;
+  ap_matrix<T, SR> side = r.m, side2 = r.m;
+  side.st = r.ahead, side2.st = r.ahead2;
+  if (r.paths()) ap_close_block_hist<T, SR>(side, k0, r.hist[slot].h);
+  else {
+    ap_close_block<T, SR>(side, k0, r.scratch);
+    const ap_snap_at all = {r.m.np,   k0 - r.m.r0,          k0, r.m.np, r.m.rows,
+                            AP_BLOCK, AP_PV | AP_RS | AP_CS};
+    ap_take_snapshot<T, TW>(r.m.X, all, r.big[slot].s, r.ahead);
+  }
+  CK_CUDA(cudaEventRecord(r.fork, r.ahead), "recording a round");
+  CK_CUDA(cudaStreamWaitEvent(r.ahead2, r.fork, 0), "ordering streams");
+  if (r.paths()) {
+    const auto &h = r.hist[slot].h;
+    ap_cols_hist<T, SR>(side2, k0, h.pr, h);
+    ap_rows_hist<T, SR>(side, k0, h);
+    ap_rows_transposed<T, SR>(side, h.pr, h);
+  } else {
+    ap_col_strip<T, SR>(side2, k0, r.strip(k0), r.big[slot].s);
+    ap_row_strip<T, SR>(side, k0, r.big[slot].s);
+  }
+  CK_CUDA(cudaEventRecord(r.join, r.ahead2), "recording a round");
+  CK_CUDA(cudaStreamWaitEvent(r.ahead, r.join, 0), "ordering streams");
   CK_CUDA(cudaEventRecord(r.strips_done, r.ahead), "recording a round");
   return CK_OK;
 }
 
-/* A round on one device with paths, looking one ahead: the histories of round r + 1 (its pivot
- * phase and column strip) need only the next pivot's rows and columns of round r's product. So
- * those and then the histories run on the high-priority stream `ahead`, and the rest of round
- * r's product beside them on stream 0: the two touch disjoint parts of X and N, and the rounds'
- * histories alternate between two buffers. Round r's rest waits for round r's histories
+/* Part of round k0's rest on matrix m (its stream), from the buffers of `slot`. */
+template <class T, class SR>
+static void ap_rest_ahead(const ap_slab_run<T, SR> &r, const ap_matrix<T, SR> &m, size_t k0,
+                          int slot, ap_rest_part part) {
+  if (r.paths()) ap_rest_hist<T, SR>(m, k0, r.hist[slot].h.rs, r.hist[slot].h, part);
+  else ap_rest<T, SR>(m, k0, r.strip(k0), r.big[slot].s, part);
+}
+
+/* A round on one device, looking one ahead: the pivot phase and column strip of round r + 1 (with
+ * paths, its histories) need only the next pivot's rows and columns of round r's product. So
+ * those and then the next strips run on the high-priority stream `ahead`, and the rest of round
+ * r's product beside them on stream 0: the two touch disjoint parts of X (and N), and the rounds'
+ * snapshots (histories) alternate between two buffers. Round r's rest waits for round r's strips
  * (strips_done); round r + 1's next rows and columns for round r's rest (rest_done). */
 template <class T, class SR>
 static ck_status ap_round_ahead(ap_slab_run<T, SR> &r, size_t round, size_t rounds) {
   const size_t B = AP_BLOCK, k0 = round * B;
+  const int slot = (int)(round % 2), next = slot ^ 1;
   ap_matrix<T, SR> side = r.m;
   side.st = r.ahead;
-  const auto &h = r.hist[round % 2].h;
   if (round == 0) { /* after what stream 0 holds: the work matrix's conversion */
     CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
     CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
-    CK_TRY(ap_histories_ahead(r, k0, h));
+    CK_TRY(ap_strips_ahead(r, k0, slot));
   }
   /* both waits before either event is recorded again */
   CK_CUDA(cudaStreamWaitEvent(0, r.strips_done, 0), "ordering streams");
   if (round + 1 == rounds) {
-    ap_rest_hist<T, SR>(r.m, k0, h.rs, h, AP_REST_ALL);
+    ap_rest_ahead(r, r.m, k0, slot, AP_REST_ALL);
     return ap_mark(r, round);
   }
   if (round > 0) CK_CUDA(cudaStreamWaitEvent(r.ahead, r.rest_done, 0), "ordering streams");
-  ap_rest_hist<T, SR>(side, k0, h.rs, h, AP_REST_NEXT);
-  CK_TRY(ap_histories_ahead(r, k0 + B, r.hist[(round + 1) % 2].h));
-  ap_rest_hist<T, SR>(r.m, k0, h.rs, h, AP_REST_OTHERS);
+  /* the next pivot's rows and columns side by side (they are disjoint) */
+  ap_matrix<T, SR> side2 = r.m;
+  side2.st = r.ahead2;
+  CK_CUDA(cudaEventRecord(r.fork, r.ahead), "recording a round");
+  CK_CUDA(cudaStreamWaitEvent(r.ahead2, r.fork, 0), "ordering streams");
+  ap_rest_ahead(r, side2, k0, slot, AP_REST_NEXT_COLS);
+  ap_rest_ahead(r, side, k0, slot, AP_REST_NEXT_ROWS);
+  CK_CUDA(cudaEventRecord(r.join, r.ahead2), "recording a round");
+  CK_CUDA(cudaStreamWaitEvent(r.ahead, r.join, 0), "ordering streams");
+  CK_TRY(ap_strips_ahead(r, k0 + B, next));
+  ap_rest_ahead(r, r.m, k0, slot, AP_REST_OTHERS);
   CK_CUDA(cudaEventRecord(r.rest_done, 0), "recording a round");
   return ap_mark(r, round);
 }

@@ -1,10 +1,11 @@
-/* Blocked Floyd-Warshall, step 1: closing a pivot block (apsp.cuh has the round). The block
- * (AP_BLOCK wide) is itself closed by blocked Floyd-Warshall over AP_TILE-wide tiles: each tile
- * on the diagonal by plain Floyd-Warshall in shared memory, then its row and column strips and
- * the rest of the block by small tile products. Its work is AP_BLOCK^3 per round, a few hundredth
- * of the round's, and it is bound by the latency of its dependent steps, not by arithmetic: the
- * kernels here are simple, and exact (the winner of every term is tracked, not of every tile).
- * The snapshot kernel (step 2) serves both levels. */
+/* Blocked Floyd-Warshall, step 1 with paths: closing a pivot block (apsp.cuh has the round). The
+ * block (AP_BLOCK wide) is itself closed by blocked Floyd-Warshall over AP_TILE-wide tiles: each
+ * tile on the diagonal by plain Floyd-Warshall (apsp_block.cu), then its row and column strips
+ * step by step (apsp_history.cu) and the rest of the block by a small tile product. Its work is
+ * AP_BLOCK^3 per round, a few hundredth of the round's, and it is bound by the latency of its
+ * dependent steps, not by arithmetic: the kernels here are simple, and exact (the winner of
+ * every term is tracked, not of every tile). The snapshot kernel (step 2 without paths) is here
+ * too. */
 #include <type_traits>
 
 #include "apsp.cuh"
@@ -41,66 +42,11 @@ __global__ void ap_snapshot(const T *__restrict__ X, const ap_snap_at at, ap_sna
 }
 
 template <class T, class TW>
-void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s) {
+void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s, cudaStream_t st) {
   const size_t B = (size_t)at.B;
   const size_t count = (at.pieces & AP_PV ? B * B : 0) + (at.pieces & AP_RS ? B * at.cols : 0) +
                        (at.pieces & AP_CS ? at.rows * B : 0);
-  if (count) ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, at, s);
-}
-
-/* ---- a tile on the diagonal: plain Floyd-Warshall ----
- * Within step k, row k and column k do not change (X[k][k] = 0, unless a negative cycle has
- * already been found, when the values no longer matter), so every entry can be updated from
- * them at once, with one barrier per step. */
-/* Where a tile records its rows and columns k as they stood at step k (with paths: apsp.cuh),
- * each with leading dimension ld; row NULL: nowhere. */
-template <class T> struct ap_fw_rec {
-  T *row, *col;
-  int *ncol;
-  int ld;
-};
-
-template <class T, class SR, bool ARG>
-__global__ void __launch_bounds__(AP_FW_THREADS)
-    ap_fw_tile(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg,
-               const ap_fw_rec<T> rec) {
-  typedef typename ap_word<T>::S S;
-  /* no padding: a warp reads 32 neighbours of one row, or one value (broadcast); for double with
-   * the next hops that is the whole 48 KB of static shared memory */
-  __shared__ T D[AP_TILE][AP_TILE];
-  __shared__ int Nx[ARG ? AP_TILE : 1][AP_TILE];
-  const int c = threadIdx.x % AP_TILE, r0 = threadIdx.x / AP_TILE;
-  const int RSTEP = AP_FW_THREADS / AP_TILE;
-  for (int r = r0; r < AP_TILE; r += RSTEP) {
-    D[r][c] = X[(size_t)r * ld + c];
-    if (ARG) Nx[r][c] = N[(size_t)r * ld + c];
-  }
-  __syncthreads();
-  for (int k = 0; k < AP_TILE; k++) {
-    const S b = D[k][c];
-    if (ARG && rec.row && threadIdx.x < AP_TILE) { /* step k leaves row and column k as they are */
-      rec.row[k * rec.ld + c] = D[k][c];
-      rec.col[c * rec.ld + k] = D[c][k];
-      rec.ncol[c * rec.ld + k] = Nx[c][k];
-    }
-#pragma unroll
-    for (int r = r0; r < AP_TILE; r += RSTEP) {
-      const S t = ap_work<T, SR>::sum(D[r][k], b);
-      /* row k and column k are left alone: they cannot improve, and a store the compiler makes
-       * unconditional there would race with their readers (compute-sanitizer racecheck) */
-      if (r != k && c != k && SR::add::beats(t, (S)D[r][c])) {
-        D[r][c] = (T)t;
-        if (ARG) Nx[r][c] = Nx[r][k];
-      }
-    }
-    __syncthreads();
-  }
-  for (int r = r0; r < AP_TILE; r += RSTEP) {
-    X[(size_t)r * ld + c] = D[r][c];
-    if (ARG) N[(size_t)r * ld + c] = Nx[r][c];
-    if constexpr (std::is_floating_point<T>::value) /* the integer forms hold no negatives */
-      if (r == c && SR::unbounded(D[r][c])) atomicMin(neg, base + r);
-  }
+  if (count) ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS, 0, st>>>(X, at, s);
 }
 
 /* ---- the tile product of the closure's strips and rest ----
@@ -176,40 +122,6 @@ static dim3 ap_tile_grid(int rows, int cols) {
               (unsigned)((rows + AP_TILE - 1) / AP_TILE), 2);
 }
 
-/* The closure of the B x B block at (k0, k0), distances only: B / AP_TILE rounds of four
- * launches. */
-template <class T, class SR>
-void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, int B, const ap_snap<T, T> &s) {
-  const size_t ld = m.np;
-  T *X = m.X + (k0 - m.r0) * ld + k0;
-  const int tiles = B / AP_TILE;
-  for (int t = 0; t < tiles; t++) {
-    const size_t p = (size_t)t * AP_TILE;
-    ap_fw_tile<T, SR, false>
-        <<<1, AP_FW_THREADS>>>(X + p * ld + p, NULL, ld, (int)(k0 + p), m.neg, ap_fw_rec<T>{});
-    if (tiles == 1) break;
-    const ap_snap_at at = {ld, p, p, (size_t)B, (size_t)B, AP_TILE, AP_PV | AP_RS | AP_CS};
-    ap_take_snapshot<T, T>(X, at, s);
-    ap_job<T, T> row = {}, col = {}, rest = {};
-    /* the row strip: pivot (x) row strip, from the copies */
-    row.A = s.pv, row.lda = AP_TILE, row.B = s.rs, row.ldb = B, row.old = s.rs, row.ldo = B;
-    row.out = X + p * ld, row.ldout = ld;
-    row.rows = AP_TILE, row.cols = B, row.depth = AP_TILE, row.skip_r = -1, row.skip_c = t;
-    /* the column strip: column strip (x) pivot, into X and into the copy the rest reads */
-    col.A = s.cs, col.lda = AP_TILE, col.B = s.pv, col.ldb = AP_TILE, col.old = s.cs;
-    col.ldo = AP_TILE, col.out = X + p, col.ldout = ld, col.copy = s.cs2, col.ldcopy = AP_TILE;
-    col.rows = B, col.cols = AP_TILE, col.depth = AP_TILE, col.skip_r = -1, col.skip_c = -1;
-    ap_tile_product<T, SR, false><<<ap_tile_grid(B, B), AP_TILE_THREADS>>>(row, col);
-    /* the rest, in place: it reads the row strip in X (its tiles are left out) */
-    rest.A = s.cs2, rest.lda = AP_TILE, rest.B = X + p * ld, rest.ldb = ld, rest.old = X;
-    rest.ldo = ld, rest.out = X, rest.ldout = ld, rest.rows = B, rest.cols = B;
-    rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
-    dim3 g = ap_tile_grid(B, B);
-    g.z = 1;
-    ap_tile_product<T, SR, false><<<g, AP_TILE_THREADS>>>(rest, rest);
-  }
-}
-
 /* The same closure with paths, in plain Floyd-Warshall's order (apsp.cuh): each tile on the
  * diagonal records its histories, the strips evolve step by step from them (apsp_history.cu)
  * and record theirs, all straight into the block's histories h.pr, h.pc and h.npc, and the rest
@@ -226,8 +138,7 @@ void ap_close_block_hist(const ap_matrix<T, SR> &m, size_t k0,
     const int p = t * AP_TILE;
     const size_t d = (size_t)p * B + p; /* the tile's place in the histories */
     const ap_fw_rec<T> rec = {h.pr + d, h.pc + d, h.npc + d, B};
-    ap_fw_tile<T, SR, true><<<1, AP_FW_THREADS, 0, m.st>>>(X + p * ld + p, N + p * ld + p, ld,
-                                                           (int)k0 + p, m.neg, rec);
+    ap_fw_hist<T, SR>(X + p * ld + p, N + p * ld + p, ld, (int)k0 + p, m.neg, rec, m.st);
     ap_strip<T, TW> rows = {X,    N,        ld,        p,   B,
                             p,    h.pc + d, h.npc + d, B,   h.pr + (size_t)p * B,
                             NULL, NULL,     (size_t)B, m.st};
@@ -247,12 +158,10 @@ void ap_close_block_hist(const ap_matrix<T, SR> &m, size_t k0,
 }
 
 #define AP_TILES_INSTANCE(T, SR)                                             \
-  template void ap_close_block<T, SR>(const ap_matrix<T, SR> &, size_t, int, \
-                                      const ap_snap<T, T> &);                \
   template void ap_close_block_hist<T, SR>(const ap_matrix<T, SR> &, size_t, \
                                            const ap_hist<T, typename ap_word<T>::S> &);
 AP_INSTANTIATE_SR(AP_TILES_INSTANCE)
 #define AP_SNAPSHOT_INSTANCE(T)                              \
   template void ap_take_snapshot<T, typename ap_word<T>::S>( \
-      const T *, const ap_snap_at &, const ap_snap<T, typename ap_word<T>::S> &);
+      const T *, const ap_snap_at &, const ap_snap<T, typename ap_word<T>::S> &, cudaStream_t);
 AP_INSTANTIATE(AP_SNAPSHOT_INSTANCE)

@@ -35,6 +35,10 @@ template <class F, class SR> struct ap_words_fp {
     if constexpr (SELECTS) return add::beats(t, c) ? t : c;
     else return add::pick(c, t);
   }
+  static __device__ __forceinline__ W pick(W v, W t) {
+    if constexpr (SELECTS) return add::beats(t, v) ? t : v;
+    else return add::pick(v, t);
+  }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (add::beats(t, v)) v = t, id = tile;
   }
@@ -49,6 +53,7 @@ template <class SR> struct ap_words<uint32_t, SR> {
   static __device__ __forceinline__ W identity() { return SR::add::none_word; }
   static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term_u32(a, b); }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return SR::step_u32(a, b, c); }
+  static __device__ __forceinline__ W pick(W v, W t) { return SR::add::pick_u32(v, t); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     if (SR::add::beats(t, v)) id = tile;
     v = t;
@@ -65,6 +70,7 @@ template <class SR> struct ap_words<uint16_t, SR> {
   static __device__ __forceinline__ W identity() { return SR::add::none_word; }
   static __device__ __forceinline__ W term(W a, W b) { return SR::mul::term_u16x2(a, b); }
   static __device__ __forceinline__ W addmin(W a, W b, W c) { return SR::step_u16x2(a, b, c); }
+  static __device__ __forceinline__ W pick(W v, W t) { return SR::add::pick_u16x2(v, t); }
   static __device__ __forceinline__ void keep(W &v, uint32_t &id, W t, uint32_t tile) {
     id = __vmaxu2(id, __vminu2(SR::add::moved_u16x2(v, t), 0x00010001u) * tile);
     v = t;
@@ -120,6 +126,17 @@ template <class TE, class SR, bool ARG, int BK, int NW> struct ap_op { /* NW: wa
         if (j.copy) j.copy[(size_t)i * j.ldcopy + 2 * jw + h] = vh | vh << 16;
       }
     }
+  }
+
+  /* Without next hops, K split in a cluster (warptile.cuh, cluster_fold): each slice's values,
+   * folded by the add, then stored as one. */
+  typedef T Part;
+  __device__ __forceinline__ T handover(const Acc &x) const { return x.v; }
+  __device__ __forceinline__ void fold(T &v, T w) const { v = Wd::pick(v, w); }
+  __device__ __forceinline__ void store_part(T v, int i, int jw, int) const {
+    Acc x;
+    x.v = v;
+    store(x, i, jw);
   }
 
   /* With next hops (ARG; such jobs have no copies): store_tile. An improved element's next hop
@@ -243,6 +260,54 @@ template <class TE, class SR, bool ARG, int BK, int NW> struct ap_op { /* NW: wa
   }
 };
 
+/* Thin products split their depth. A round's products are AP_BLOCK deep, and at small n some
+ * have few outputs (the strips, a round's next rows and columns, the rest itself at n = 1024:
+ * 16 to 24 blocks of 64 x 128): each took 34-38 us whatever its block count (H100, n = 1024),
+ * the 256 steps of one block in a row on an SM of its own. Where a grid has at most AP_THIN_SMS
+ * of the GPU's SMs' worth of blocks, its depth is split over the blocks of a cluster (Hopper),
+ * AP_SPLIT_MAX slices at most, which fold their values through distributed shared memory
+ * (warptile.cuh, cluster_fold) before the one store. Distances only: the next hops' winners are
+ * tracked along the whole depth. */
+#define AP_SPLIT_MAX 4
+
+/* Whether kernel k (a cluster kernel) runs on the current device, asked once a device. */
+template <class K> static bool ap_clusters_run(K k) {
+  static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
+  if (!known[dev]) known[dev] = ck_clusters_built((const void *)k) ? 2 : 1;
+  return known[dev] == 2;
+}
+
+/* The launch of a split product: CS slices of the depth in a cluster along z. */
+template <class Op, class C, int CS, class W>
+static void ap_launch_split(dim3 grid, const ap_job<W, W> &job, const Op &op, cudaStream_t st) {
+  auto kernel = warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN,
+                                C::NT, true, CS>;
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = dim3(grid.x, grid.y, CS);
+  lc.blockDim = dim3(C::NT);
+  lc.stream = st;
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeClusterDimension;
+  at[0].val.clusterDim.x = 1;
+  at[0].val.clusterDim.y = 1;
+  at[0].val.clusterDim.z = CS;
+  lc.attrs = at;
+  lc.numAttrs = 1;
+  (void)cudaLaunchKernelEx(&lc, kernel, (int)job.ldb, job.depth, job.depth / CS, job.A, job.B, op);
+}
+
+/* The slices a product of `blocks` blocks takes (1: not split). */
+template <class Op, class C> static int ap_splits(long long blocks) {
+  const long long sms = ck_device_sms();
+  if (blocks * 2 > sms) return 1;
+  if (!ap_clusters_run(warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM,
+                                       C::TN, C::NT, true, AP_SPLIT_MAX>))
+    return 1;
+  return blocks * 4 <= sms ? AP_SPLIT_MAX : 2;
+}
+
 /* One step's product on stream st: job.rows x job.cols words, job.depth deep, less the pivot's
  * tiles (and the next pivot's, job.skip_next). */
 template <class TE, class SR, bool ARG, class C>
@@ -254,9 +319,15 @@ ap_product_cfg(const ap_job<typename ap_words<TE, SR>::W, typename ap_words<TE, 
   Op op = {job, job.skip_r >= 0 ? skip : 0, job.skip_c >= 0 ? skip / E : 0};
   const int rows = job.rows - op.skip_rows, cols = job.cols - op.skip_words;
   if (rows <= 0 || cols <= 0) return;
+  const dim3 grid(cols / C::BN, rows / C::BM);
+  if constexpr (!ARG) {
+    static_assert(AP_BLOCK % (AP_SPLIT_MAX * C::BK) == 0, "whole tiles a slice");
+    const int splits = job.depth == AP_BLOCK ? ap_splits<Op, C>((long long)grid.x * grid.y) : 1;
+    if (splits == AP_SPLIT_MAX) return ap_launch_split<Op, C, AP_SPLIT_MAX>(grid, job, op, st);
+    if (splits == 2) return ap_launch_split<Op, C, 2>(grid, job, op, st);
+  }
   warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN, C::NT, false>
-      <<<dim3(cols / C::BN, rows / C::BM), C::NT, 0, st>>>((int)job.ldb, job.depth, job.depth,
-                                                           job.A, job.B, op);
+      <<<grid, C::NT, 0, st>>>((int)job.ldb, job.depth, job.depth, job.A, job.B, op);
 }
 template <class TE, class SR, bool ARG>
 static void
@@ -283,14 +354,12 @@ ap_rest_job(const ap_matrix<T, SR> &m, size_t k0, const typename ap_words<T, SR>
 }
 
 template <class T, class SR>
-void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, const ap_snap<T, T> &tile,
-                    const ap_snap<T, typename ap_word<T>::S> &s) {
+void ap_row_strip(const ap_matrix<T, SR> &m, size_t k0,
+                  const ap_snap<T, typename ap_word<T>::S> &s) {
   typedef typename ap_words<T, SR>::W W;
   const int E = ap_words<T, SR>::E, B = AP_BLOCK;
-  const size_t np = m.np, ldw = np / E, pr = k0 - m.r0;
-  ap_close_block<T, SR>(m, k0, B, tile);
-  ap_take_snapshot<T, W>(m.X, ap_snap_at{np, pr, k0, np, 0, B, AP_PV | AP_RS}, s);
-  /* the row strip: pivot (x) row strip, from the copies */
+  const size_t ldw = m.np / E, pr = k0 - m.r0;
+  /* pivot (x) row strip, from the copies */
   ap_job<W, W> row = {};
   row.A = s.pva, row.lda = B, row.B = (const W *)s.rs, row.ldb = ldw, row.old = (const W *)s.rs;
   row.ldo = ldw, row.out = (W *)m.X + pr * ldw, row.ldout = ldw;
@@ -299,60 +368,97 @@ void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, const ap_snap<T, T> &t
 }
 
 template <class T, class SR>
-void ap_round_slab(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
-                   const ap_snap<T, typename ap_word<T>::S> &s) {
+void ap_col_strip(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                  const ap_snap<T, typename ap_word<T>::S> &s) {
   typedef typename ap_words<T, SR>::W W;
   const int E = ap_words<T, SR>::E, B = AP_BLOCK;
-  const size_t np = m.np, ldw = np / E;
-  W *X = (W *)m.X;
-  const W *rs = (const W *)strip;
-  ap_take_snapshot<T, W>(m.X, ap_snap_at{np, 0, k0, 0, m.rows, B, AP_CS}, s);
-  /* the column strip: column strip (x) pivot (the strip's columns k0 ..), into X and the copy
-   * step 4 reads; the owner's pivot rows are final and are read as the pivot */
+  const size_t ldw = m.np / E;
+  /* column strip (x) pivot (the strip's columns k0 ..), into X and the copy step 4 reads; the
+   * owner's pivot rows are final and are read as the pivot */
   ap_job<W, W> col = {};
-  col.A = s.csa, col.lda = B, col.B = rs + k0 / E, col.ldb = ldw, col.old = (const W *)s.cs;
-  col.ldo = B / E, col.out = X + k0 / E, col.ldout = ldw, col.copy = s.cs2a, col.ldcopy = B;
+  col.A = s.csa, col.lda = B, col.B = (const W *)strip + k0 / E, col.ldb = ldw;
+  col.old = (const W *)s.cs, col.ldo = B / E, col.out = (W *)m.X + k0 / E, col.ldout = ldw;
+  col.copy = s.cs2a, col.ldcopy = B;
   col.rows = (int)m.rows, col.cols = B / E, col.depth = B, col.skip_r = m.pivot_rows(k0);
   col.skip_c = -1;
   ap_product<T, SR, false>(col, m.st);
-  ap_product<T, SR, false>(ap_rest_job<T, SR>(m, k0, s.cs2a, strip), m.st);
+}
+
+template <class T, class SR>
+void ap_round_pivot(const ap_matrix<T, SR> &m, size_t k0, T *scratch,
+                    const ap_snap<T, typename ap_word<T>::S> &s) {
+  typedef typename ap_words<T, SR>::W W;
+  ap_close_block<T, SR>(m, k0, scratch);
+  ap_take_snapshot<T, W>(m.X, ap_snap_at{m.np, k0 - m.r0, k0, m.np, 0, AP_BLOCK, AP_PV | AP_RS}, s,
+                         m.st);
+  ap_row_strip<T, SR>(m, k0, s);
+}
+
+template <class T, class SR>
+void ap_round_cols(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+                   const ap_snap<T, typename ap_word<T>::S> &s) {
+  typedef typename ap_words<T, SR>::W W;
+  ap_take_snapshot<T, W>(m.X, ap_snap_at{m.np, 0, k0, 0, m.rows, AP_BLOCK, AP_CS}, s, m.st);
+  ap_col_strip<T, SR>(m, k0, strip, s);
+}
+
+/* The rest (step 4, or step 3 with paths) whole or in parts (ap_rest_part). The next pivot's
+ * rows are its block rows k1 .. k1 + B - 1 over every column but the pivot's, its columns those
+ * columns over every row but the pivot's and the next pivot's; the others leave out both. */
+template <class T, class SR, bool ARG>
+static void
+ap_rest_parts(const ap_matrix<T, SR> &m, size_t k0,
+              const ap_job<typename ap_words<T, SR>::W, typename ap_words<T, SR>::W> &rest,
+              ap_rest_part part) {
+  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
+  const size_t k1 = k0 + B, r1 = k1 - m.r0; /* one slab: the next pivot's rows are here */
+  auto job = rest;
+  if (part == AP_REST_NEXT_ROWS) {
+    job.A += r1 * job.lda, job.old += r1 * job.ldo, job.out += r1 * job.ldout;
+    if (ARG) {
+      job.na += r1 * job.ldna, job.nout += r1 * job.ldnout;
+      job.ae = (const T *)job.ae + r1 * job.lda_e;
+    }
+    job.rows = B, job.skip_r = -1;
+  } else if (part == AP_REST_NEXT_COLS) {
+    job.B += k1 / E, job.old += k1 / E, job.out += k1 / E;
+    if (ARG) job.nout += k1, job.bt = (const T *)job.bt + k1 * job.ldbt;
+    job.cols = B / E, job.skip_c = -1, job.skip_next = true;
+  } else {
+    job.skip_next = part == AP_REST_OTHERS;
+  }
+  ap_product<T, SR, ARG>(job, m.st);
+}
+
+template <class T, class SR>
+void ap_rest(const ap_matrix<T, SR> &m, size_t k0, const T *strip,
+             const ap_snap<T, typename ap_word<T>::S> &s, ap_rest_part part) {
+  ap_rest_parts<T, SR, false>(m, k0, ap_rest_job<T, SR>(m, k0, s.cs2a, strip), part);
 }
 
 /* Step 3 of a round with paths (apsp.cuh): the rest from the column strip's history (as words)
- * and the row strip's, in place, whole or in parts (ap_rest_part). The next pivot's rows and
- * columns are its block rows k1 .. k1 + B - 1 over every column but the pivot's, then its
- * columns over every row but the pivot's and those; the others leave out both. */
+ * and the row strip's, in place. */
 template <class T, class SR>
 void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
                   const ap_hist<T, typename ap_word<T>::S> &h, ap_rest_part part) {
-  const int E = ap_words<T, SR>::E, B = AP_BLOCK;
+  const int B = AP_BLOCK;
   auto rest = ap_rest_job<T, SR>(m, k0, h.csa, rs);
   rest.na = h.ncs, rest.ldna = B, rest.nout = m.N, rest.ldnout = m.np;
   rest.ae = h.cs, rest.lda_e = B, rest.bt = h.rst, rest.ldbt = B;
-  if (part != AP_REST_NEXT) {
-    rest.skip_next = part == AP_REST_OTHERS;
-    ap_product<T, SR, true>(rest, m.st);
-    return;
-  }
-  const size_t k1 = k0 + B, r1 = k1 - m.r0; /* one slab: the next pivot's rows are here */
-  auto rows = rest;
-  rows.A += r1 * rows.lda, rows.old += r1 * rows.ldo, rows.out += r1 * rows.ldout;
-  rows.na += r1 * rows.ldna, rows.nout += r1 * rows.ldnout;
-  rows.ae = h.cs + r1 * B;
-  rows.rows = B, rows.skip_r = -1;
-  ap_product<T, SR, true>(rows, m.st);
-  auto cols = rest;
-  cols.B += k1 / E, cols.old += k1 / E, cols.out += k1 / E, cols.nout += k1;
-  cols.bt = (const T *)h.rst + k1 * B;
-  cols.cols = B / E, cols.skip_c = -1, cols.skip_next = true;
-  ap_product<T, SR, true>(cols, m.st);
+  ap_rest_parts<T, SR, true>(m, k0, rest, part);
 }
 
-#define AP_WARPTILE_INSTANCE(T, SR)                                                            \
-  template void ap_round_pivot<T, SR>(const ap_matrix<T, SR> &, size_t, const ap_snap<T, T> &, \
-                                      const ap_snap<T, typename ap_word<T>::S> &);             \
-  template void ap_round_slab<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,              \
-                                     const ap_snap<T, typename ap_word<T>::S> &);              \
-  template void ap_rest_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,               \
+#define AP_WARPTILE_INSTANCE(T, SR)                                                       \
+  template void ap_round_pivot<T, SR>(const ap_matrix<T, SR> &, size_t, T *,              \
+                                      const ap_snap<T, typename ap_word<T>::S> &);        \
+  template void ap_round_cols<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,         \
+                                     const ap_snap<T, typename ap_word<T>::S> &);         \
+  template void ap_row_strip<T, SR>(const ap_matrix<T, SR> &, size_t,                     \
+                                    const ap_snap<T, typename ap_word<T>::S> &);          \
+  template void ap_col_strip<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,          \
+                                    const ap_snap<T, typename ap_word<T>::S> &);          \
+  template void ap_rest<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,               \
+                               const ap_snap<T, typename ap_word<T>::S> &, ap_rest_part); \
+  template void ap_rest_hist<T, SR>(const ap_matrix<T, SR> &, size_t, const T *,          \
                                     const ap_hist<T, typename ap_word<T>::S> &, ap_rest_part);
 AP_INSTANTIATE_SR(AP_WARPTILE_INSTANCE)

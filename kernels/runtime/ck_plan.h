@@ -70,7 +70,7 @@ struct ck_plan {
   int narrow;      /* single and double min.+ on warptile: their values are looked at, once, for
                       the integer paths (minplus_narrow.cu) */
   int pages_mode;  /* CK_PAGES_AUTO, _LOOP or _BATCHED */
-  int looks_ahead; /* shortest paths: one share with P runs each next round's strips beside the
+  int looks_ahead; /* shortest paths: one share runs each next round's strips beside the
                       current round's product (apsp_rounds.cu) */
   size_t rounds;   /* shortest paths: pivot blocks */
   /* found while it ran: the first device product's, where a call makes several (panels,

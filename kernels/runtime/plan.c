@@ -400,7 +400,7 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   if (blocks < (size_t)pl->devices.count) pl->devices.count = blocks ? (int)blocks : 1;
   pl->move = where == CK_ON_HOST ? CK_MOVE_WHOLE : CK_MOVE_NONE;
   pl->rounds = blocks;
-  pl->looks_ahead = pl->devices.count == 1 && a->P != NULL && blocks > 1;
+  pl->looks_ahead = pl->devices.count == 1 && blocks > 1;
   pl->narrow = narrow_mode != CK_NARROW_OFF && ck_dtype_is_float(a->t);
   return CK_OK;
 }

@@ -1,0 +1,231 @@
+/* Closing a pivot block (apsp.cuh, step 1 of a round) by blocked Floyd-Warshall over AP_TILE-wide
+ * tiles, each tile of the block in one thread block's registers, a TT x TT piece a thread, as
+ * the batched kernels hold a small graph (apsp_batch.cuh).
+ *
+ * Distances alone: one launch a tile round t, a thread block per tile (I, J) of the pivot block.
+ * Every thread block first closes the diagonal tile (t, t) itself, by plain Floyd-Warshall in
+ * registers; then, from that closure D* and the tiles as they stood before the launch:
+ *   (t, t)   is D*;
+ *   (t, J)   = min ((t, J), D* (x) (t, J)), the row strip;
+ *   (I, t)   = min ((I, t), (I, t) (x) D*), the column strip;
+ *   (I, J)   = min ((I, J), (I, t)' (x) (t, J)'), from both strips, which it computes itself.
+ * So no thread block waits for another within a round: each reads the block as it stood (src)
+ * and writes its own tile into the other of two buffers (dst), the pivot block in X and a
+ * scratch block, which swap roles each round. The redundant closures and strips cost a few
+ * microseconds of a block's time; the four launches of each of the four rounds they replace, and
+ * the old tile Floyd-Warshall's shared-memory traffic (a 64-step closure took 24 us there), cost
+ * far more (doc/NOTES.md). The terms are the old kernels' (apsp_tiles.cu), so the distances
+ * are theirs.
+ *
+ * With paths: the tile on the diagonal, plain Floyd-Warshall in registers, recording each of its
+ * rows and columns k as they stood at step k (its histories: apsp.cuh); the strips and the rest
+ * of the block stay as they were (apsp_tiles.cu, apsp_history.cu). */
+#include "apsp_batch.cuh"
+
+/* A thread's piece: TT x TT values, on 256 threads. The closure's steps are bound by latency
+ * (one block, a barrier a step): a step of ac_fw_hist takes about 520 cycles at an issue rate of
+ * 0.39 a scheduler (ncu, H100). 2 x 2 pieces on 1024 threads were slower still (ac_round 21.3
+ * against 17.4 us, ac_fw_hist 22.4 against 17.1): the barrier of 32 warps costs more than their
+ * issue slots give. */
+#define AC_TT 4
+#define AC_SIDE (AP_TILE / AC_TT)                 /* threads across a tile */
+#define AC_THREADS (AC_SIDE * AC_SIDE)            /* a tile's thread block */
+#define AC_TILE_ELEMS ((size_t)AP_TILE * AP_TILE) /* one tile in shared memory */
+static_assert(AP_BLOCK / AP_TILE % 2 == 0, "the rounds must end in X (ac_close_block)");
+
+template <class T> struct ac_piece {
+  typedef typename ab_word<T>::W W;
+  static constexpr int WN = AC_TT / ab_word<T>::PK;
+};
+
+/* Where this thread's piece lies: a warp takes 4 rows of 8 pieces, so that its reads of a row
+ * (8 pieces) and of a column (4) take one shared-memory wavefront each. */
+__device__ __forceinline__ void ac_place(int &ty, int &tx) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  constexpr int WX = AC_SIDE / 8; /* warps across */
+  ty = warp / WX * 4 + lane / 8;
+  tx = warp % WX * 8 + lane % 8;
+}
+
+/* This thread's piece of the tile at t (leading dimension ld) into registers, and back. */
+template <class T>
+__device__ __forceinline__ void ac_load(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                        const T *t, size_t ld, int r0, int c0) {
+  typedef ac_piece<T> Pc;
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+    ab_lds<typename Pc::W, Pc::WN>(v[i], (const typename Pc::W *)(t + (r0 + i) * ld + c0));
+}
+template <class T>
+__device__ __forceinline__ void ac_store(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                         T *t, size_t ld, int r0, int c0) {
+  typedef ac_piece<T> Pc;
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+    ab_sts<typename Pc::W, Pc::WN>((typename Pc::W *)(t + (r0 + i) * ld + c0), v[i]);
+}
+
+/* The piece into a tile in shared memory, by rows (S[r][c]: a product's B operand) or by columns
+ * (S[c][r]: its A operand). */
+template <class T>
+__device__ __forceinline__ void
+ac_put_rows(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], T *S, int r0, int c0) {
+  ac_store<T>(v, S, AP_TILE, r0, c0);
+}
+template <class T>
+__device__ __forceinline__ void
+ac_put_cols(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], T *S, int r0, int c0) {
+  const int nx[AC_TT][AC_TT] = {};
+#pragma unroll
+  for (int j = 0; j < AC_TT; j++)
+    ab_put_column<T, AC_TT, AC_TT, false>(S + (c0 + j) * AP_TILE + r0, NULL, v, nx, j);
+}
+
+/* acc = min (acc, A (x) B) over the tile's AP_TILE steps, A by columns, B by rows. */
+template <class T, class SR>
+__device__ __forceinline__ void ac_product(typename ac_piece<T>::W (&acc)[AC_TT][ac_piece<T>::WN],
+                                           const T *At, const T *Bs, int r0, int c0) {
+  typedef ac_piece<T> Pc;
+  int nx[AC_TT][AC_TT];
+#pragma unroll 4
+  for (int k = 0; k < AP_TILE; k++) {
+    typename Pc::W bw[Pc::WN];
+    T a[AC_TT];
+    ab_lds<typename Pc::W, Pc::WN>(bw, (const typename Pc::W *)(Bs + k * AP_TILE + c0));
+    ab_lds<T, AC_TT>(a, At + k * AP_TILE + r0);
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++) ab_step_row<T, SR, AC_TT, false>(acc[i], nx[i], a[i], bw, 0);
+  }
+}
+
+/* The diagonal entries of the piece that came out unbounded, as base + their row (the smallest
+ * wins; the integer work types hold no negatives). */
+template <class T, class SR>
+__device__ __forceinline__ void
+ac_check_diagonal(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], int r0, int c0,
+                  int base, int *neg) {
+  if constexpr (std::is_floating_point<T>::value) {
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < AC_TT; j++)
+        if (r0 + i == c0 + j && SR::unbounded(ab_at<T, AC_TT>(v[i], j)))
+          atomicMin(neg, base + r0 + i);
+  }
+}
+
+/* One tile round of the distances-only closure (the file's head): src and dst, the pivot block
+ * in its two buffers; base, the round's first vertex. */
+template <class T> struct ac_round_args {
+  const T *src;
+  T *dst;
+  size_t lds, ldd;
+  int t, base;
+  int *neg;
+};
+
+template <class T, class SR>
+__global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a) {
+  typedef ac_piece<T> Pc;
+  extern __shared__ __align__(16) unsigned char ac_smem[];
+  T *Ds = (T *)ac_smem, *DsT = Ds + AC_TILE_ELEMS, *At = DsT + AC_TILE_ELEMS;
+  T *Bs = At + AC_TILE_ELEMS, *rowk = Bs + AC_TILE_ELEMS, *colk = rowk + 2 * AP_TILE;
+  const int I = blockIdx.y, J = blockIdx.x, t = a.t;
+  int ty, tx;
+  ac_place(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT;
+  auto src = [&](int i, int j) { return a.src + (size_t)i * AP_TILE * a.lds + j * AP_TILE; };
+  T *out = a.dst + (size_t)I * AP_TILE * a.ldd + J * AP_TILE;
+  typename Pc::W v[AC_TT][Pc::WN], u[AC_TT][Pc::WN], w[AC_TT][Pc::WN], acc[AC_TT][Pc::WN];
+  int nx[AC_TT][AC_TT];
+  ac_load<T>(v, src(t, t), a.lds, r0, c0);
+  if (I != t) ac_load<T>(u, src(I, t), a.lds, r0, c0);
+  if (J != t) ac_load<T>(w, src(t, J), a.lds, r0, c0);
+  ab_steps<T, SR, AC_TT, false>(v, nx, rowk, colk, NULL, AP_TILE, AP_TILE, ty, tx, AC_THREADS,
+                                [](int, int) {});
+  if (I == t && J == t) {
+    ac_store<T>(v, out, a.ldd, r0, c0);
+    ac_check_diagonal<T, SR>(v, r0, c0, a.base, a.neg);
+    return;
+  }
+  if (I != t && J != t) ac_load<T>(acc, src(I, J), a.lds, r0, c0);
+  ac_put_rows<T>(v, Ds, r0, c0);
+  ac_put_cols<T>(v, DsT, r0, c0);
+  if (I != t) ac_put_cols<T>(u, At, r0, c0);
+  if (J != t) ac_put_rows<T>(w, Bs, r0, c0);
+  __syncthreads();
+  if (I != t) ac_product<T, SR>(u, At, Ds, r0, c0);  /* (I, t)' */
+  if (J != t) ac_product<T, SR>(w, DsT, Bs, r0, c0); /* (t, J)' */
+  if (J == t) return ac_store<T>(u, out, a.ldd, r0, c0);
+  if (I == t) return ac_store<T>(w, out, a.ldd, r0, c0);
+  __syncthreads(); /* every thread's strip products are done with At and Bs */
+  ac_put_cols<T>(u, At, r0, c0);
+  ac_put_rows<T>(w, Bs, r0, c0);
+  __syncthreads();
+  ac_product<T, SR>(acc, At, Bs, r0, c0);
+  ac_store<T>(acc, out, a.ldd, r0, c0);
+}
+
+template <class T> static constexpr size_t ac_round_smem() {
+  return (4 * AC_TILE_ELEMS + 4 * AP_TILE) * sizeof(T);
+}
+
+template <class T, class SR> void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, T *scratch) {
+  const int tiles = AP_BLOCK / AP_TILE;
+  const size_t smem = ac_round_smem<T>();
+  /* over 48 KB for every type but 16-bit work: the limit is raised for each launch's device */
+  cudaFuncSetAttribute(ac_round<T, SR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  ac_round_args<T> a = {m.X + (k0 - m.r0) * m.np + k0, scratch, m.np, AP_BLOCK, 0, 0, m.neg};
+  for (int t = 0; t < tiles; t++) {
+    a.t = t, a.base = (int)k0 + t * AP_TILE;
+    ac_round<T, SR><<<dim3(tiles, tiles), AC_THREADS, smem, m.st>>>(a);
+    /* the next round reads what this one wrote */
+    const T *s = a.src;
+    const size_t ls = a.lds;
+    a.src = a.dst, a.lds = a.ldd;
+    a.dst = (T *)s, a.ldd = ls;
+  }
+}
+
+/* ---- with paths: the diagonal tile's closure and histories ---- */
+
+template <class T, class SR>
+__global__ void __launch_bounds__(AC_THREADS)
+    ac_fw_hist(T *__restrict__ X, int *__restrict__ N, size_t ld, int base, int *neg,
+               const ap_fw_rec<T> rec) {
+  __shared__ __align__(16) T rowk[2 * AP_TILE], colk[2 * AP_TILE];
+  __shared__ __align__(16) int nxk[2 * AP_TILE];
+  int ty, tx;
+  ac_place(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT;
+  typename ac_piece<T>::W v[AC_TT][ac_piece<T>::WN];
+  int nx[AC_TT][AC_TT];
+  ac_load<T>(v, X, ld, r0, c0);
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++) ab_lds<int, AC_TT>(nx[i], N + (r0 + i) * ld + c0);
+  ab_steps<T, SR, AC_TT, true>(v, nx, rowk, colk, nxk, AP_TILE, AP_TILE, ty, tx, AC_THREADS,
+                               [&](int k, int buf) {
+                                 const int c = threadIdx.x;
+                                 if (c < AP_TILE) { /* row and column k as they stood at step k */
+                                   rec.row[k * rec.ld + c] = rowk[buf * AP_TILE + c];
+                                   rec.col[c * rec.ld + k] = colk[buf * AP_TILE + c];
+                                   rec.ncol[c * rec.ld + k] = nxk[buf * AP_TILE + c];
+                                 }
+                               });
+  ac_store<T>(v, X, ld, r0, c0);
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++) ab_sts<int, AC_TT>(N + (r0 + i) * ld + c0, nx[i]);
+  ac_check_diagonal<T, SR>(v, r0, c0, base, neg);
+}
+
+template <class T, class SR>
+void ap_fw_hist(T *X, int *N, size_t ld, int base, int *neg, const ap_fw_rec<T> &rec,
+                cudaStream_t st) {
+  ac_fw_hist<T, SR><<<1, AC_THREADS, 0, st>>>(X, N, ld, base, neg, rec);
+}
+
+#define AP_BLOCK_INSTANCE(T, SR)                                                        \
+  template void ap_close_block<T, SR>(const ap_matrix<T, SR> &, size_t, T *);           \
+  template void ap_fw_hist<T, SR>(T *, int *, size_t, int, int *, const ap_fw_rec<T> &, \
+                                  cudaStream_t);
+AP_INSTANTIATE_SR(AP_BLOCK_INSTANCE)
