@@ -96,7 +96,7 @@
 %! t = __cudakernels__ ("time", "product", "min.+", "single", "warptile", [64 64 64], 1, 2, "witness");
 %! assert (ran ("product").witness, true);
 
-## Shortest paths: the work type found by the survey, the look ahead with P.
+## Shortest paths: the work type found by the survey, the look ahead (with and without P).
 %!testif ; gpu_available ()
 %! W = __ck_graph__ (600, "single", 0.05, false);
 %! old = __cudakernels__ ("settings", "minplus_narrow", "off");
@@ -115,3 +115,30 @@
 %! assert ({D, P}, {R, RP});
 %! gpu_apsp (int16 (randi ([0 99], 300)));
 %! assert (ran ("apsp").work, "uint16");
+
+## Without device memory for the look ahead's second buffers, the rounds run one by one: the
+## smallest limit the call runs under (steps of 10%) must be a run without it, with the same D.
+%!testif ; gpu_available ()
+%! W = single (randi ([0 99], 700)); W(rand (700) > 0.3) = Inf;
+%! R = gpu_apsp (W, "kernel", "cpu");
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! limit = 2^20;
+%! plan = [];
+%! unwind_protect
+%!   while (isempty (plan) && limit < 2^28)
+%!     __cudakernels__ ("settings", "test_alloc_limit", limit);
+%!     try
+%!       D = gpu_apsp (W);
+%!       plan = ran ("apsp");
+%!     catch err
+%!       assert (err.identifier, "cudakernels:outofmemory");
+%!       limit = ceil (1.1 * limit);
+%!     end_try_catch
+%!   endwhile
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan.rounds, plan.looks_ahead}, {3, false});
+%! assert (D, R);
+%! assert (__cudakernels__ ("memory"), [0, 0]);

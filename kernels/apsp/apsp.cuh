@@ -71,8 +71,9 @@
 /* ---- tuning (the measurements are in doc/NOTES.md) ----
  * AP_BLOCK: the pivot block. Step 4 is an np x np x AP_BLOCK product that also reads (and
  * sometimes writes) every output once per round, so the block must be deep enough for its
- * pair updates to hide that traffic; its closure (step 1) costs a few launches per round.
- * AP_TILE: the tiles of the closure, in shared memory. */
+ * pair updates to hide that traffic; its closure (step 1) is AP_BLOCK dependent steps a round,
+ * which bound small n (doc/NOTES.md).
+ * AP_TILE: the tiles of the closure, each in one block's registers (apsp_block.cu). */
 #define AP_BLOCK 256
 #define AP_TILE 64
 #define AP_TILE_THREADS 256 /* the tile product (16 outputs per thread) */
@@ -143,7 +144,7 @@ template <class T, class TW> struct ap_snap {
  * blocks; X points at row r0, rows np long) and their next hops (NULL without paths), on device
  * dev, with where a negative cycle was seen in the pivot blocks it closed (the smallest 0-based
  * vertex whose distance to itself went below 0; INT_MAX: none). One device: r0 0, rows np.
- * st: the stream the steps with paths are queued on (0 but for ap_round_ahead's pivot phases). */
+ * st: the stream a round's steps are queued on (0 but on ap_round_ahead's look-ahead streams). */
 template <class T, class SR> struct ap_matrix {
   T *X;
   int *N;

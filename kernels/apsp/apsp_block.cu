@@ -12,10 +12,9 @@
  * So no thread block waits for another within a round: each reads the block as it stood (src)
  * and writes its own tile into the other of two buffers (dst), the pivot block in X and a
  * scratch block, which swap roles each round. The redundant closures and strips cost a few
- * microseconds of a block's time; the four launches of each of the four rounds they replace, and
- * the old tile Floyd-Warshall's shared-memory traffic (a 64-step closure took 24 us there), cost
- * far more (doc/NOTES.md). The terms are the old kernels' (apsp_tiles.cu), so the distances
- * are theirs.
+ * microseconds of a block's time; the four launches of each of the four rounds they replaced,
+ * and the shared-memory Floyd-Warshall before (a 64-step closure took 24 us there), cost far more
+ * (doc/NOTES.md). The terms are those of the closure before, so the distances are the same.
  *
  * With paths: the tile on the diagonal, plain Floyd-Warshall in registers, recording each of its
  * rows and columns k as they stood at step k (its histories: apsp.cuh); the strips and the rest
@@ -31,7 +30,7 @@
 #define AC_SIDE (AP_TILE / AC_TT)                 /* threads across a tile */
 #define AC_THREADS (AC_SIDE * AC_SIDE)            /* a tile's thread block */
 #define AC_TILE_ELEMS ((size_t)AP_TILE * AP_TILE) /* one tile in shared memory */
-static_assert(AP_BLOCK / AP_TILE % 2 == 0, "the rounds must end in X (ac_close_block)");
+static_assert(AP_BLOCK / AP_TILE % 2 == 0, "the rounds must end in X (ap_close_block)");
 
 template <class T> struct ac_piece {
   typedef typename ab_word<T>::W W;
@@ -127,9 +126,11 @@ template <class T> struct ac_round_args {
 template <class T, class SR>
 __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a) {
   typedef ac_piece<T> Pc;
+  /* two tiles, A by columns (At) and B by rows (Bs) of each product in turn; the closure's row and
+   * column buffers lie in Bs until the closure is done. 32 KB (64 KB for double): within what
+   * every GPU the package is built for gives a block (Turing: 64 KB). */
   extern __shared__ __align__(16) unsigned char ac_smem[];
-  T *Ds = (T *)ac_smem, *DsT = Ds + AC_TILE_ELEMS, *At = DsT + AC_TILE_ELEMS;
-  T *Bs = At + AC_TILE_ELEMS, *rowk = Bs + AC_TILE_ELEMS, *colk = rowk + 2 * AP_TILE;
+  T *At = (T *)ac_smem, *Bs = At + AC_TILE_ELEMS, *rowk = Bs, *colk = rowk + 2 * AP_TILE;
   const int I = blockIdx.y, J = blockIdx.x, t = a.t;
   int ty, tx;
   ac_place(ty, tx);
@@ -149,16 +150,22 @@ __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a)
     return;
   }
   if (I != t && J != t) ac_load<T>(acc, src(I, J), a.lds, r0, c0);
-  ac_put_rows<T>(v, Ds, r0, c0);
-  ac_put_cols<T>(v, DsT, r0, c0);
+  /* the column strip, (I, t)' = (I, t) (x) D* */
+  ac_put_rows<T>(v, Bs, r0, c0);
   if (I != t) ac_put_cols<T>(u, At, r0, c0);
-  if (J != t) ac_put_rows<T>(w, Bs, r0, c0);
   __syncthreads();
-  if (I != t) ac_product<T, SR>(u, At, Ds, r0, c0);  /* (I, t)' */
-  if (J != t) ac_product<T, SR>(w, DsT, Bs, r0, c0); /* (t, J)' */
+  if (I != t) ac_product<T, SR>(u, At, Bs, r0, c0);
   if (J == t) return ac_store<T>(u, out, a.ldd, r0, c0);
+  ac_load<T>(v, Bs, AP_TILE, r0, c0); /* D* back: its registers were free meanwhile */
+  __syncthreads();
+  /* the row strip, (t, J)' = D* (x) (t, J) */
+  ac_put_cols<T>(v, At, r0, c0);
+  ac_put_rows<T>(w, Bs, r0, c0);
+  __syncthreads();
+  ac_product<T, SR>(w, At, Bs, r0, c0);
   if (I == t) return ac_store<T>(w, out, a.ldd, r0, c0);
-  __syncthreads(); /* every thread's strip products are done with At and Bs */
+  __syncthreads();
+  /* the rest, (I, J)' = (I, J) min (I, t)' (x) (t, J)' */
   ac_put_cols<T>(u, At, r0, c0);
   ac_put_rows<T>(w, Bs, r0, c0);
   __syncthreads();
@@ -167,13 +174,15 @@ __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a)
 }
 
 template <class T> static constexpr size_t ac_round_smem() {
-  return (4 * AC_TILE_ELEMS + 4 * AP_TILE) * sizeof(T);
+  static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
+  return 2 * AC_TILE_ELEMS * sizeof(T);
 }
 
 template <class T, class SR> void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, T *scratch) {
   const int tiles = AP_BLOCK / AP_TILE;
   const size_t smem = ac_round_smem<T>();
-  /* over 48 KB for every type but 16-bit work: the limit is raised for each launch's device */
+  /* 64 KB for double, over the default 48: the limit is raised on each launch's device (a GPU
+   * that refuses fails the launch, which the rounds report) */
   cudaFuncSetAttribute(ac_round<T, SR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   ac_round_args<T> a = {m.X + (k0 - m.r0) * m.np + k0, scratch, m.np, AP_BLOCK, 0, 0, m.neg};
   for (int t = 0; t < tiles; t++) {

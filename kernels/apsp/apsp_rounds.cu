@@ -95,9 +95,9 @@ template <class T, class SR> struct ap_slab_run {
   cudaEvent_t pivot, copied;  /* this device's pivot phase done; its copy of the strip done */
   cudaEvent_t done[AP_IN_FLIGHT];
   int *neg_host; /* pinned: the negative-cycle flag of the round each event follows */
-  /* ap_round_ahead: its streams (the column strip's beside the rest of the pivot phase on
-   * `ahead`), events after a round's strips (on `ahead`) and after the rest of its product (on
-   * stream 0), and the column strip's start and end */
+  /* ap_round_ahead: its streams (`ahead2` runs the column strip, and the next pivot's columns,
+   * beside `ahead`), events after a round's strips (on `ahead`) and after the rest of its
+   * product (on stream 0), and where `ahead2`'s work starts and ends (fork, join) */
   bool looks_ahead;
   cudaStream_t ahead, ahead2;
   cudaEvent_t strips_done, rest_done, fork, join;
@@ -117,9 +117,9 @@ static double ap_now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* What ap_round_ahead needs besides one round's buffers: the high-priority stream (the next
+/* What ap_round_ahead needs besides one round's buffers: the high-priority streams (the next
  * round's pivot phase is a chain of small launches; at the default priority each waited for the
- * product's blocks queued before it), two events and the next round's histories or snapshot. */
+ * product's blocks queued before it), four events and the next round's histories or snapshot. */
 template <class T, class SR> static ck_status ap_ahead_alloc(ap_slab_run<T, SR> &r) {
   int least = 0, greatest = 0;
   CK_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest), "asking for stream priorities");
@@ -131,6 +131,21 @@ template <class T, class SR> static ck_status ap_ahead_alloc(ap_slab_run<T, SR> 
     CK_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "creating events");
   if (r.paths()) return r.hist[1].alloc(r.m.np, r.m.rows);
   return r.big[1].alloc(r.m.np, r.m.rows, AP_BLOCK);
+}
+
+/* ap_ahead_alloc, or where the device has no memory for the second round's buffers, the rounds
+ * one by one (looks_ahead off): a call that fitted without looking ahead still runs. The failed
+ * allocation's error is cleared only where no earlier error waits to be reported. */
+template <class T, class SR> static ck_status ap_ahead_or_not(ap_slab_run<T, SR> &r) {
+  const bool clean = cudaPeekAtLastError() == cudaSuccess;
+  const ck_status st = ap_ahead_alloc(r);
+  if (st != CK_ERR_OUTOFMEMORY || !clean) return st;
+  (void)cudaGetLastError();
+  ck_dev_free(r.hist[1].block);
+  ck_dev_free(r.big[1].block);
+  r.hist[1].block = r.big[1].block = NULL;
+  r.looks_ahead = false;
+  return CK_OK;
 }
 
 template <class T, class SR>
@@ -145,7 +160,7 @@ static ck_status ap_slab_alloc(ap_slab_run<T, SR> &r, int count, bool ahead, int
     CK_TRY(ck_dev_alloc((void **)&r.scratch, sizeof(T) * AP_BLOCK * AP_BLOCK));
   }
   r.looks_ahead = ahead;
-  if (r.looks_ahead) CK_TRY(ap_ahead_alloc(r));
+  if (r.looks_ahead) CK_TRY(ap_ahead_or_not(r));
   if (count > 1) {
     CK_TRY(
         ck_dev_alloc((void **)&r.copy, sizeof(T) * ap_slab_run<T, SR>::strip_elems(np, r.paths())));
@@ -355,13 +370,14 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a) {
   int *neg_host = NULL, devs[CK_SPREAD_WORKERS];
   if (!runs) return ck_fail(CK_ERR_OUTOFMEMORY, "shortest paths: no host memory");
   ck_status st = ck_host_words(&neg_host, (size_t)AP_IN_FLIGHT * count);
-  /* the plan's (plan.c): one share with paths, more than one round */
+  /* the plan's (plan.c): one share, more than one round */
   const bool ahead = a->plan->looks_ahead;
   for (int i = 0; i < count; i++) {
     runs[i].m = slabs[i];
     devs[i] = slabs[i].dev;
     if (st == CK_OK) st = ap_slab_alloc(runs[i], count, ahead, neg_host + AP_IN_FLIGHT * i);
   }
+  if (st == CK_OK && ahead && !runs[0].looks_ahead) a->plan->looks_ahead = 0; /* no memory */
   if (st == CK_OK && count > 1) ap_peers(devs, count);
   const size_t rounds = slabs[0].np / AP_BLOCK;
   double last = ap_now();

@@ -49,17 +49,14 @@ void ap_take_snapshot(const T *X, const ap_snap_at &at, const ap_snap<T, TW> &s,
   if (count) ap_snapshot<T, TW><<<grid_for(count, MP_THREADS), MP_THREADS, 0, st>>>(X, at, s);
 }
 
-/* ---- the tile product of the closure's strips and rest ----
+/* ---- the tile product of the closure's rest (with paths) ----
  * 64 x 64 outputs per block, 4 x 4 per thread on a stride of 16 (so that a warp's shared-memory
  * reads hit distinct banks), k in chunks of AP_CHUNK through shared memory. Each output starts
- * from its old value and keeps the k of its last strict improvement. blockIdx.z picks one of two
- * jobs (a round's row and column strips run in one launch). */
+ * from its old value and keeps the k of its last strict improvement. */
 #define AP_CHUNK 32
 template <class T, class SR, bool ARG>
-__global__ void __launch_bounds__(AP_TILE_THREADS)
-    ap_tile_product(ap_job<T, T> j0, ap_job<T, T> j1) {
+__global__ void __launch_bounds__(AP_TILE_THREADS) ap_tile_product(const ap_job<T, T> j) {
   typedef typename ap_word<T>::S S;
-  const ap_job<T, T> &j = blockIdx.z ? j1 : j0;
   const int tr = blockIdx.y, tc = blockIdx.x;
   if (tr * AP_TILE >= j.rows || tc * AP_TILE >= j.cols || tr == j.skip_r || tc == j.skip_c) return;
   __shared__ T As[AP_CHUNK][AP_TILE + 1], Bs[AP_CHUNK][AP_TILE];
@@ -119,7 +116,7 @@ __global__ void __launch_bounds__(AP_TILE_THREADS)
 
 static dim3 ap_tile_grid(int rows, int cols) {
   return dim3((unsigned)((cols + AP_TILE - 1) / AP_TILE),
-              (unsigned)((rows + AP_TILE - 1) / AP_TILE), 2);
+              (unsigned)((rows + AP_TILE - 1) / AP_TILE));
 }
 
 /* The same closure with paths, in plain Floyd-Warshall's order (apsp.cuh): each tile on the
@@ -151,9 +148,7 @@ void ap_close_block_hist(const ap_matrix<T, SR> &m, size_t k0,
     rest.old = X, rest.ldo = ld, rest.out = X, rest.ldout = ld;
     rest.na = h.npc + p, rest.ldna = B, rest.nout = N, rest.ldnout = ld;
     rest.rows = B, rest.cols = B, rest.depth = AP_TILE, rest.skip_r = t, rest.skip_c = t;
-    dim3 g = ap_tile_grid(B, B);
-    g.z = 1;
-    ap_tile_product<T, SR, true><<<g, AP_TILE_THREADS, 0, m.st>>>(rest, rest);
+    ap_tile_product<T, SR, true><<<ap_tile_grid(B, B), AP_TILE_THREADS, 0, m.st>>>(rest);
   }
 }
 

@@ -263,23 +263,30 @@ template <class TE, class SR, bool ARG, int BK, int NW> struct ap_op { /* NW: wa
 /* Thin products split their depth. A round's products are AP_BLOCK deep, and at small n some
  * have few outputs (the strips, a round's next rows and columns, the rest itself at n = 1024:
  * 16 to 24 blocks of 64 x 128): each took 34-38 us whatever its block count (H100, n = 1024),
- * the 256 steps of one block in a row on an SM of its own. Where a grid has at most AP_THIN_SMS
- * of the GPU's SMs' worth of blocks, its depth is split over the blocks of a cluster (Hopper),
- * AP_SPLIT_MAX slices at most, which fold their values through distributed shared memory
- * (warptile.cuh, cluster_fold) before the one store. Distances only: the next hops' winners are
- * tracked along the whole depth. */
+ * the 256 steps of one block in a row on an SM of its own. Where a grid has at most one block
+ * for every two SMs, its depth is split over the blocks of a cluster (Hopper): AP_SPLIT_MAX
+ * slices where it has at most one for every four, else 2. They fold their values through
+ * distributed shared memory (warptile.cuh, cluster_fold) before the one store. Distances only:
+ * the next hops' winners are tracked along the whole depth. */
 #define AP_SPLIT_MAX 4
 
-/* Whether kernel k (a cluster kernel) runs on the current device, asked once a device. */
+/* Whether kernel k (a cluster kernel) runs on the current device, asked once a device. The
+ * question clears the runtime's last error, so it is not asked while an error of a launch queued
+ * before it waits to be reported (the product then runs unsplit). */
 template <class K> static bool ap_clusters_run(K k) {
   static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
-  if (!known[dev]) known[dev] = ck_clusters_built((const void *)k) ? 2 : 1;
+  if (!known[dev]) {
+    if (cudaPeekAtLastError() != cudaSuccess) return false;
+    known[dev] = ck_clusters_built((const void *)k) ? 2 : 1;
+  }
   return known[dev] == 2;
 }
 
-/* The launch of a split product: CS slices of the depth in a cluster along z. */
+/* The launch of a split product: CS slices of the depth in a cluster along z, placed by the
+ * hardware's load balancing (warptile.cuh, warptile_launch_cluster: the default placement ran
+ * clusters of 4 slower there). */
 template <class Op, class C, int CS, class W>
 static void ap_launch_split(dim3 grid, const ap_job<W, W> &job, const Op &op, cudaStream_t st) {
   auto kernel = warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN,
@@ -288,13 +295,15 @@ static void ap_launch_split(dim3 grid, const ap_job<W, W> &job, const Op &op, cu
   lc.gridDim = dim3(grid.x, grid.y, CS);
   lc.blockDim = dim3(C::NT);
   lc.stream = st;
-  cudaLaunchAttribute at[1];
+  cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;
   at[0].val.clusterDim.x = 1;
   at[0].val.clusterDim.y = 1;
   at[0].val.clusterDim.z = CS;
+  at[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
+  at[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicyLoadBalancing;
   lc.attrs = at;
-  lc.numAttrs = 1;
+  lc.numAttrs = 2;
   (void)cudaLaunchKernelEx(&lc, kernel, (int)job.ldb, job.depth, job.depth / CS, job.A, job.B, op);
 }
 

@@ -410,11 +410,9 @@ static void warptile_launch(int Mp, int Np, int Kp, const warptile_a_t<Op> *A,
 template <class Op, class CFG, int CS>
 static cudaError_t warptile_launch_cluster(
     int Mp, int Np, int Kp, int splits, const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
-    const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing,
-    cudaStream_t st = 0) {
+    const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
   int Kz = warptile_slice_depth<CFG>(Kp, splits);
   cudaLaunchConfig_t lc = {};
-  lc.stream = st;
   lc.gridDim = dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits);
   lc.blockDim = dim3(CFG::NT);
   cudaLaunchAttribute at[2];
