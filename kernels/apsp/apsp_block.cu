@@ -181,9 +181,11 @@ template <class T> static constexpr size_t ac_round_smem() {
 template <class T, class SR> void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, T *scratch) {
   const int tiles = AP_BLOCK / AP_TILE;
   const size_t smem = ac_round_smem<T>();
-  /* 64 KB for double, over the default 48: the limit is raised on each launch's device (a GPU
-   * that refuses fails the launch, which the rounds report) */
-  cudaFuncSetAttribute(ac_round<T, SR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  /* double takes 64 KB, over the default 48: the limit is raised for each call's device (it
+   * does not survive a device reset; a GPU that refuses fails the launch, which the rounds
+   * report) */
+  if constexpr (ac_round_smem<T>() > 48 * 1024)
+    cudaFuncSetAttribute(ac_round<T, SR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   ac_round_args<T> a = {m.X + (k0 - m.r0) * m.np + k0, scratch, m.np, AP_BLOCK, 0, 0, m.neg};
   for (int t = 0; t < tiles; t++) {
     a.t = t, a.base = (int)k0 + t * AP_TILE;

@@ -270,50 +270,20 @@ template <class TE, class SR, bool ARG, int BK, int NW> struct ap_op { /* NW: wa
  * the next hops' winners are tracked along the whole depth. */
 #define AP_SPLIT_MAX 4
 
-/* Whether kernel k (a cluster kernel) runs on the current device, asked once a device. The
- * question clears the runtime's last error, so it is not asked while an error of a launch queued
- * before it waits to be reported (the product then runs unsplit). */
-template <class K> static bool ap_clusters_run(K k) {
-  static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
-  const int dev = ck_device_current();
-  if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
-  if (!known[dev]) {
-    if (cudaPeekAtLastError() != cudaSuccess) return false;
-    known[dev] = ck_clusters_built((const void *)k) ? 2 : 1;
-  }
-  return known[dev] == 2;
-}
-
 /* The launch of a split product: CS slices of the depth in a cluster along z, placed by the
- * hardware's load balancing (warptile.cuh, warptile_launch_cluster: the default placement ran
- * clusters of 4 slower there). */
+ * hardware's load balancing as warptile's own split products are. */
 template <class Op, class C, int CS, class W>
 static void ap_launch_split(dim3 grid, const ap_job<W, W> &job, const Op &op, cudaStream_t st) {
-  auto kernel = warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM, C::TN,
-                                C::NT, true, CS>;
-  cudaLaunchConfig_t lc = {};
-  lc.gridDim = dim3(grid.x, grid.y, CS);
-  lc.blockDim = dim3(C::NT);
-  lc.stream = st;
-  cudaLaunchAttribute at[2];
-  at[0].id = cudaLaunchAttributeClusterDimension;
-  at[0].val.clusterDim.x = 1;
-  at[0].val.clusterDim.y = 1;
-  at[0].val.clusterDim.z = CS;
-  at[1].id = cudaLaunchAttributeClusterSchedulingPolicyPreference;
-  at[1].val.clusterSchedulingPolicyPreference = cudaClusterSchedulingPolicyLoadBalancing;
-  lc.attrs = at;
-  lc.numAttrs = 2;
-  (void)cudaLaunchKernelEx(&lc, kernel, (int)job.ldb, job.depth, job.depth / CS, job.A, job.B, op);
+  (void)warptile_launch_cluster_grid<Op, C, CS>(dim3(grid.x, grid.y, CS), (int)job.ldb, job.depth,
+                                                job.depth / CS, job.A, job.B, op,
+                                                cudaClusterSchedulingPolicyLoadBalancing, st);
 }
 
 /* The slices a product of `blocks` blocks takes (1: not split). */
 template <class Op, class C> static int ap_splits(long long blocks) {
   const long long sms = ck_device_sms();
   if (blocks * 2 > sms) return 1;
-  if (!ap_clusters_run(warptile_kernel<Op, C::BM, C::BN, C::BK, C::WM, C::WN, C::WNITER, C::TM,
-                                       C::TN, C::NT, true, AP_SPLIT_MAX>))
-    return 1;
+  if (!warptile_clusters_ok<Op, C, AP_SPLIT_MAX>()) return 1;
   return blocks * 4 <= sms ? AP_SPLIT_MAX : 2;
 }
 

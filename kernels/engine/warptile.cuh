@@ -404,17 +404,17 @@ static void warptile_launch(int Mp, int Np, int Kp, const warptile_a_t<Op> *A,
   warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
-/* The same with the slices folded in clusters of CS along z (splits a multiple of CS), placed by
- * the hardware's load balancing: with the default placement, clusters of 4 and 8 ran 1.2-1.6x
- * slower than pairs at the same split (H100, doc/NOTES.md). */
+/* The split kernel on `grid` (z: the slices, a multiple of CS), the slices of Kz folded in clusters
+ * of CS along z, on stream st; N: B's leading dimension. */
 template <class Op, class CFG, int CS>
-static cudaError_t warptile_launch_cluster(
-    int Mp, int Np, int Kp, int splits, const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
-    const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
-  int Kz = warptile_slice_depth<CFG>(Kp, splits);
+static cudaError_t
+warptile_launch_cluster_grid(dim3 grid, int N, int K, int Kz, const warptile_a_t<Op> *A,
+                             const warptile_b_t<Op> *B, const Op &op,
+                             cudaClusterSchedulingPolicy policy, cudaStream_t st) {
   cudaLaunchConfig_t lc = {};
-  lc.gridDim = dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits);
+  lc.gridDim = grid;
   lc.blockDim = dim3(CFG::NT);
+  lc.stream = st;
   cudaLaunchAttribute at[2];
   at[0].id = cudaLaunchAttributeClusterDimension;
   at[0].val.clusterDim.x = 1;
@@ -427,7 +427,19 @@ static cudaError_t warptile_launch_cluster(
   return cudaLaunchKernelEx(&lc,
                             warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
                                             CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, CS>,
-                            Np, Kp, Kz, A, B, op);
+                            N, K, Kz, A, B, op);
+}
+
+/* The same with the slices folded in clusters of CS along z (splits a multiple of CS), placed by
+ * the hardware's load balancing: with the default placement, clusters of 4 and 8 ran 1.2-1.6x
+ * slower than pairs at the same split (H100, doc/NOTES.md). */
+template <class Op, class CFG, int CS>
+static cudaError_t warptile_launch_cluster(
+    int Mp, int Np, int Kp, int splits, const warptile_a_t<Op> *A, const warptile_b_t<Op> *B,
+    const Op &op, cudaClusterSchedulingPolicy policy = cudaClusterSchedulingPolicyLoadBalancing) {
+  return warptile_launch_cluster_grid<Op, CFG, CS>(
+      dim3(Np / CFG::BN, Mp / CFG::BM, (unsigned)splits), Np, Kp,
+      warptile_slice_depth<CFG>(Kp, splits), A, B, op, policy, 0);
 }
 
 /* splits slices of K, folded in clusters of cs (1, 2, 4 or 8: warptile_cluster_size), the
@@ -444,17 +456,17 @@ static void warptile_launch_split(int Mp, int Np, int Kp, int splits, int cs,
   else warptile_launch_as<Op, CFG, false>(Mp, Np, Kp, 1, A, B, op);
 }
 
-/* Whether split-K may fold its slices in clusters (warptile_launch_cluster): the GPU launches
- * clusters and the kernel was compiled for one that does (a PTX build for an older GPU has no
- * cluster code). */
-template <class Op, class CFG> static bool warptile_clusters_ok(void) {
+/* Whether split-K may fold its slices in clusters of CS (warptile_launch_cluster): the GPU
+ * launches clusters and the kernel was compiled for one that does (a PTX build for an older GPU
+ * has no cluster code). */
+template <class Op, class CFG, int CS = 8> static bool warptile_clusters_ok(void) {
   static int known[CK_MAX_DEVICES]; /* per device: 0 not asked, 1 no, 2 yes */
   const int dev = ck_device_current();
   if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
   if (!known[dev])
-    known[dev] = ck_clusters_built(
-                     (const void *)warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
-                                                   CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, 8>)
+    known[dev] = ck_clusters_built((
+                     const void *)warptile_kernel<Op, CFG::BM, CFG::BN, CFG::BK, CFG::WM, CFG::WN,
+                                                  CFG::WNITER, CFG::TM, CFG::TN, CFG::NT, true, CS>)
                      ? 2
                      : 1;
   return known[dev] == 2;

@@ -170,6 +170,8 @@ int ck_device_sms(void) {
 }
 
 int ck_clusters_built(const void *kernel) {
+  /* an error of an earlier launch, waiting to be reported, is not cleared with the queries' own */
+  const int pending = cudaPeekAtLastError() != cudaSuccess;
   const int dev = ck_device_current();
   int launch = 0;
   struct cudaFuncAttributes fa;
@@ -177,7 +179,7 @@ int ck_clusters_built(const void *kernel) {
                  cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
                  launch && cudaFuncGetAttributes(&fa, kernel) == cudaSuccess &&
                  fa.binaryVersion >= 90;
-  (void)cudaGetLastError();
+  if (!pending) (void)cudaGetLastError();
   return ok;
 }
 
