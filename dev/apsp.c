@@ -312,6 +312,11 @@ static void check_pages(dev_check *c, ck_dtype t, uint64_t seed) {
     if (!dev_is_int(t) || lo < 0) run_pages(c, t, &r, page_sizes[q], CHECK_PAGES, 1);
   }
   run_pages(c, t, &r, 33, 1, 0);
+  /* enough pages for the tiled kernel's distances (half a page an SM or more), ragged */
+  ck_device_info info;
+  const size_t many = (ck_device_query(&info) == CK_OK ? (size_t)info.multiprocessors : 132) + 7;
+  run_pages(c, t, &r, 200, many, 0);
+  if (!dev_is_int(t) || lo < 0) run_pages(c, t, &r, 129, many, 1);
 }
 
 static void time_class(ck_dtype t, const dev_opts *o) {

@@ -4,7 +4,9 @@
 ## gpu_apsp over pages: W of size n-by-n-by-p (any trailing dimensions), a
 ## graph a page.  Every page against the "cpu" kernel's 2-D call on that page,
 ## D and P bit for bit, for every semiring and class, at ragged sizes on the
-## batched kernel (1 to 128 vertices) and past it (page by page); the shapes
+## batched kernels (1 to 256 vertices: a block's, a cluster's, and for D alone
+## of many pages the tiled kernel, whose fractions round in their own order)
+## and past them (page by page); the shapes
 ## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
 ## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
 ## are integers (powers of two for max.*), so every length is exact.  Run by
@@ -171,6 +173,59 @@
 %! [D, P] = gpu_apsp (W);
 %! [C, CP] = gpu_apsp (W, "kernel", "cpu");
 %! assert (isequal (D, C) && isequal (P, CP) && isequal (gpu_apsp (W), C));
+
+%!testif ; gpu_available ()
+%! ## distances alone of many pages of 129 to 256 vertices: the tiled kernel (blocked by
+%! ## 64-wide tiles), the cpu kernel's D wherever sums are exact; with P, or few pages, the
+%! ## cluster kernel (plain order)
+%! rand ("seed", 15);
+%! gpus = gpu_device ();
+%! many = ceil (gpus([gpus.selected]).multiprocessors / 2) + 3;
+%! ## (int16 with a negative weight runs in double, 8-byte values: the cluster kernel)
+%! for t = {{256, "single", "min.+", false, true}, {129, "int16", "min.+", true, true}, ...
+%!          {200, "int32", "min.+", true, true}, {200, "single", "max.+", false, true}, ...
+%!          {150, "uint8", "max.min", false, true}, {193, "single", "min.max", false, true}, ...
+%!          {140, "single", "max.*", false, true}, {130, "int16", "min.+", false, false}, ...
+%!          {160, "int32", "max.min", false, true}}
+%!   [n, cls, sr, nonneg, tiled] = t{1}{:};
+%!   what = sprintf ("%d pages of %d, %s %s", many, n, sr, cls);
+%!   W = pages_of (n, many, cls, sr, nonneg);
+%!   D = gpu_apsp (W, "semiring", sr);
+%!   plan = __cudakernels__ ("last_plan");
+%!   assert (isequal (plan.tile, [64 64 64] * tiled), what);
+%!   [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+%!   assert (isequal (D, C), what);
+%!   [Dg, Pg] = gpu_apsp (gpu_array (W), "semiring", sr);
+%!   plan = __cudakernels__ ("last_plan");
+%!   assert (isequal (plan.tile, [0 0 0]), what);
+%!   assert (isequal (gather (Dg), C) && isequal (gather (Pg), CP), [what ", with P"]);
+%!   clear Dg Pg;
+%! endfor
+%! ## fractions: sums round in the blocked order, within a few units of the cpu kernel's
+%! W = rand (256, 256, many, "single") * 10; W(W > 5) = Inf;
+%! D = gpu_apsp (W);
+%! C = gpu_apsp (W, "kernel", "cpu");
+%! assert (D, C, -32 * eps ("single"));
+%! assert (isequal (isinf (D), isinf (C)));
+%! ## few pages take the cluster kernel, in the cpu kernel's order, bit for bit
+%! D3 = gpu_apsp (W(:, :, 1:3));
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.tile, [0 0 0]); assert (isequal (D3, C(:, :, 1:3)));
+%! ## an unbounded cycle in one page is found, named by the plain order's second run
+%! W = pages_of (180, many, "single", "min.+");
+%! W(1, 2, 7) = -100; W(2, 1, 7) = 1;
+%! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!               "graph of page 7 has a negative cycle through vertex [12]\\>");
+%! W = pages_of (180, many, "single", "min.+");
+%! W(3, 3, 5) = -1;   # a weight to itself, as the tiled kernel loads it
+%! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!               "page 5 has a negative cycle: vertex 3 has a negative");
+%! W = pages_of (180, many, "double", "min.+");   # 8-byte values: the cluster kernel
+%! D = gpu_apsp (W);
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.tile, [0 0 0]);
+%! assert (isequal (D, gpu_apsp (W, "kernel", "cpu")));
+%! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
 %! ## shapes: p = 0, n = 0, p = 1, n = 1, 4-D pages

@@ -329,6 +329,9 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
                        trace,
                        0};
       if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
+      /* the plan notes the tiled kernel's tile where a launch of the call runs on it */
+      if (!trace && (!q0 || ap_batch_tiles(b)))
+        a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = ap_batch_tiles(b) ? AP_TILE : 0;
       CK_TRY((ap_batch_close<T, SR>(b)));
       launches++;
     }

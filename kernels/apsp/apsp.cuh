@@ -289,14 +289,15 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
  * run. */
 ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, int *done);
 
-/* ---- many small graphs (apsp_batch.cu, apsp_batch_cluster.cu) ----
+/* ---- many small graphs (apsp_batch.cu, apsp_batch_cluster.cu, apsp_batch_tiled.cu) ----
  * Pages of graphs of at most AP_BATCH_MAX_N vertices, each closed by plain Floyd-Warshall in
  * registers: np (n rounded up to a power of two, at least 16) squared values, a tile of them a
  * thread, the pivot's row and column passed through shared memory with one barrier a step; up
  * to AP_BATCH_BLOCK_N vertices a graph is one block's (or part of one), beyond it a cluster's
  * (its blocks share the row through distributed shared memory). One launch runs every page of
  * the batch; D and P are the "cpu" kernel's, in its order. The tiles and the measurements behind
- * them: apsp_batch.cu. */
+ * them: apsp_batch.cu. Past AP_BATCH_BLOCK_N, D alone of many pages runs instead by 64-wide
+ * tiles, a graph a block (ap_batch_tiles): the rounds' terms, not plain order. */
 #define AP_BATCH_MAX_N 256
 #define AP_BATCH_BLOCK_N 128 /* larger graphs take a cluster of blocks each */
 /* in: the pages' work values, n x n each, one after the other (W itself where its values are
@@ -327,6 +328,10 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b);
 /* Whether the current device takes the cluster kernel, so graphs up to AP_BATCH_MAX_N vertices
  * (else AP_BATCH_BLOCK_N). */
 bool ap_batch_clusters_ok(void);
+/* Whether b runs on the tiled kernel (apsp_batch_tiled.cu): distances alone of graphs past
+ * AP_BATCH_BLOCK_N, enough pages to fill the GPU; its distances are the "cpu" kernel's up to
+ * rounding, as the rounds' are. */
+template <class T> bool ap_batch_tiles(const ap_batch<T> &b);
 /* The pages one launch takes at most: a few ms of work, so that Ctrl-C is polled between them. */
 size_t ap_batch_chunk(int n);
 

@@ -91,6 +91,19 @@ __device__ __forceinline__ T ab_at(const typename ab_word<T>::W (&w)[TT / ab_wor
   else return w[j];
 }
 
+/* The value x into column j of a tile row of words (the words are written in column order). */
+template <class T, int TT>
+__device__ __forceinline__ void ab_set(typename ab_word<T>::W (&w)[TT / ab_word<T>::PK], int j,
+                                       T x) {
+  typedef typename ab_word<T>::W W;
+  if constexpr (ab_word<T>::PK == 2) {
+    if (j % 2) w[j / 2] |= (W)x << 16;
+    else w[j / 2] = (W)x;
+  } else {
+    w[j] = x;
+  }
+}
+
 /* Column c of a TM x TN tile, and of its next hops, into a step's buffers. */
 template <class T, int TM, int TN, bool ARG>
 __device__ __forceinline__ void
@@ -115,7 +128,6 @@ template <class T, class SR, int TM, int TN, bool ARG>
 __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
                                              int (&nx)[TM][TN], const ap_batch<T> &b, const T *in,
                                              size_t page, int r0, int c0, bool live) {
-  typedef ab_word<T> Wd;
   const int n = b.n;
 #pragma unroll
   for (int i = 0; i < TM; i++) {
@@ -139,14 +151,23 @@ __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN 
       }
       if (r == c) x = SR::mul::template one<T>();
       if (ARG) nx[i][j] = r != c && x != b.nopath ? c + 1 : 0;
-      if constexpr (Wd::PK == 2) {
-        if (j % 2) v[i][j / 2] |= (typename Wd::W)x << 16;
-        else v[i][j / 2] = (typename Wd::W)x;
-      } else {
-        v[i][j] = x;
-      }
+      ab_set<T, TN>(v[i], j, x);
     }
   }
+}
+
+/* A TM x TN tile of work values the kernel wrote before (a page of n x n at src: no look at
+ * them, the diagonal as it stands) into registers, outside the graph "no path". */
+template <class T, int TM, int TN>
+__device__ __forceinline__ void ab_fetch_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+                                              const T *src, int n, T nopath, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) {
+      const int r = r0 + i, c = c0 + j;
+      ab_set<T, TN>(v[i], j, r < n && c < n ? src[(size_t)r * n + c] : nopath);
+    }
 }
 
 /* The trace (ap_batch): after step k, the tile's diagonal entries that went unbounded. */
@@ -245,5 +266,7 @@ __device__ __forceinline__ void ab_steps(typename ab_word<T>::W (&v)[TT][TT / ab
 /* The cluster kernel's launch: graphs of 129 to 256 vertices (apsp_batch_cluster.cu), where
 ap_batch_clusters_ok (on the current device). */
 template <class T, class SR> ck_status ap_batch_cluster(const ap_batch<T> &b);
+/* ... and the tiled kernel's (apsp_batch_tiled.cu), where ap_batch_tiles (b). */
+template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b);
 
 #endif

@@ -82,7 +82,8 @@ struct ck_plan {
   int raw;                           /* integer operands read as they are, with no packed copy */
   int split;                         /* split-K: slices of k (1: none) */
   int clusters;                      /* ... folded in thread-block clusters of this many */
-  int tile[3];                       /* the warp-tiled kernel's block tile: BM, BN, BK */
+  int tile[3];                       /* the warp-tiled kernel's block tile: BM, BN, BK (pages
+                                        of paths: the tiled kernel's) */
   size_t batched_runs, single_pages; /* paged: runs in one launch, pages one by one */
   /* executor state, not part of the value (never kept): a host-array call's look at A and its
    * narrowed copies, made once and used by every panel; whether a device product has noted

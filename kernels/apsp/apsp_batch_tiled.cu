@@ -1,0 +1,144 @@
+/* Graphs of 129 to 256 vertices, many in one launch, distances alone: blocked Floyd-Warshall on
+ * each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of a pivot block,
+ * apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds every page in
+ * flight); each tile comes into registers, a 4 x 4 piece a thread (apsp_tile.cuh), for the step
+ * that updates it. Round t of nb = ceil(n / AP_TILE):
+ *   (t, t)   = D*, closed by plain Floyd-Warshall in registers (a barrier a step);
+ *   (t, J)   = min ((t, J), D* (x) (t, J)), the row strip, kept in shared memory;
+ *   (I, t)   = min ((I, t), (I, t) (x) D*), the column strip, a tile at a time;
+ *   (I, J)   = min ((I, J), (I, t)' (x) (t, J)'), each row of tiles after its column strip tile.
+ * All but the closure are products from shared memory; the cluster kernel's plain
+ * Floyd-Warshall (apsp_batch_cluster.cu) spends half of each block's time waiting on the
+ * round's owner. The terms are the 2-D rounds' (whole blocks combined), so the
+ * distances are the "cpu" kernel's up to rounding where sums round; the paths, and the second
+ * run that names an unbounded cycle's vertex, take the cluster kernel (plain order).
+ *
+ * Every element of a page belongs to one thread (its place in a tile is the same in every tile),
+ * so the page needs no barrier of its own; round 0 reads each weight from in once, looked at as
+ * ab_load_tile does, and every write goes to out. Two blocks share an SM (96 KB of shared
+ * memory and up to 112 registers a thread each; three, in 64 KB with the row strip staged again
+ * from L2 for each tile and 80 registers, ran 8% slower: doc/NOTES.md). */
+#include <limits.h>
+
+#include "apsp_tile.cuh"
+
+/* ---- tuning (doc/NOTES.md has the measurements) ----
+ * Below this many pages an SM (H100: 66 pages) the cluster kernel, eight SMs a page, takes
+ * them: 256 vertices, 66 pages took 0.341 ms here against its 0.513, 132 pages 0.373 against
+ * 0.844; 33 pages took it 0.30 ms, about what one page alone on an SM takes here. */
+#define AT_MIN_PAGES_PER_SM 0.5
+/* Graphs past this many vertices. At 128 the tiles ran 512 pages 15% faster than the block
+ * kernel (single 0.185 against 0.221 ms, int16 0.134 against 0.144), but 100 and 80 vertices,
+ * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
+#define AT_MIN_N AP_BATCH_BLOCK_N
+#define AT_TILES (AP_BATCH_MAX_N / AP_TILE) /* tile rows of a page at most */
+
+/* Shared memory: D* by rows and by columns, the column strip's tile by columns (the closure's
+ * row and column buffers lie there before it), and the row strip's tiles by rows. 96 KB for
+ * 4-byte values (two blocks an SM on Hopper), 48 KB for 16-bit halves. */
+template <class T> static constexpr size_t at_smem() {
+  static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
+  return (3 + AT_TILES - 1) * AC_TILE_ELEMS * sizeof(T);
+}
+
+/* The row strip's tile J of round t in shared memory (tile t is D* itself: no slot). */
+__device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1; }
+
+template <class T, class SR>
+__global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b) {
+  typedef ac_piece<T> Pc;
+  extern __shared__ __align__(16) unsigned char at_smem_[];
+  T *Dr = (T *)at_smem_, *Dc = Dr + AC_TILE_ELEMS, *Cc = Dc + AC_TILE_ELEMS;
+  T *Rr = Cc + AC_TILE_ELEMS, *rowk = Cc, *colk = Cc + 2 * AP_TILE;
+  int ty, tx;
+  ac_place(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = (n + AP_TILE - 1) / AP_TILE;
+  const size_t q = blockIdx.x, nn = (size_t)n * n, page = b.page0 + q;
+  const T *in = b.in + q * nn;
+  T *out = b.out + q * nn;
+  typename Pc::W v[AC_TT][Pc::WN];
+  int nx[AC_TT][AC_TT]; /* no next hops: ab_load_tile's and ab_store_tile's, unused */
+  for (int t = 0; t < nb; t++) {
+    /* tile (I, J) into v: round 0 from the weights, later from what earlier rounds wrote */
+    auto fetch = [&](int I, int J) {
+      if (t == 0)
+        ab_load_tile<T, SR, AC_TT, AC_TT, false>(v, nx, b, in, page, I * AP_TILE + r0,
+                                                 J * AP_TILE + c0, true);
+      else ab_fetch_tile<T, AC_TT, AC_TT>(v, out, n, b.nopath, I * AP_TILE + r0, J * AP_TILE + c0);
+    };
+    /* and back; the last round's diagonal entries are the page's last word on its cycles */
+    auto keep = [&](int I, int J) {
+      ab_store_tile<T, SR, AC_TT, AC_TT, false>(v, nx, out, NULL, n, I * AP_TILE + r0,
+                                                J * AP_TILE + c0, page,
+                                                t == nb - 1 ? b.cycle : NULL);
+    };
+    const int steps = n - t * AP_TILE < AP_TILE ? n - t * AP_TILE : AP_TILE;
+    fetch(t, t);
+    ab_steps<T, SR, AC_TT, false>(v, nx, rowk, colk, NULL, AP_TILE, steps, ty, tx, AC_THREADS,
+                                  [](int, int) {});
+    keep(t, t);
+    ac_put_rows<T>(v, Dr, r0, c0);
+    ac_put_cols<T>(v, Dc, r0, c0);
+    for (int J = 0; J < nb; J++) { /* the row strip */
+      if (J == t) continue;
+      T *R = Rr + at_slot(J, t) * AC_TILE_ELEMS;
+      fetch(t, J);
+      ac_put_rows<T>(v, R, r0, c0);
+      __syncthreads(); /* D* and (t, J) in shared memory */
+      ac_product<T, SR>(v, Dc, R, r0, c0);
+      __syncthreads(); /* every thread done with (t, J) */
+      ac_put_rows<T>(v, R, r0, c0);
+      keep(t, J);
+    }
+    for (int I = 0; I < nb; I++) { /* each row of tiles after its column strip tile */
+      if (I == t) continue;
+      fetch(I, t);
+      __syncthreads(); /* the last row's products done with Cc; the row strip all written */
+      ac_put_cols<T>(v, Cc, r0, c0);
+      __syncthreads();
+      ac_product<T, SR>(v, Cc, Dr, r0, c0);
+      __syncthreads();
+      ac_put_cols<T>(v, Cc, r0, c0);
+      keep(I, t);
+      __syncthreads();
+      for (int J = 0; J < nb; J++) {
+        if (J == t) continue;
+        fetch(I, J);
+        ac_product<T, SR>(v, Cc, Rr + at_slot(J, t) * AC_TILE_ELEMS, r0, c0);
+        keep(I, J);
+      }
+    }
+    __syncthreads(); /* before the next closure's buffers overwrite Cc, and D* is rewritten */
+  }
+}
+
+/* 8-byte values would take 192 KB a block: one block an SM, its closures not hidden. */
+template <class T> static constexpr bool at_form() { return sizeof(T) <= 4; }
+
+template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
+  return at_form<T>() && !b.P && !b.trace && b.n > AT_MIN_N &&
+         (double)b.pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
+}
+
+template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
+  if constexpr (!at_form<T>()) {
+    return ck_fail(CK_ERR_INVALID, "batched graphs by tiles take values of up to 4 bytes");
+  } else {
+    if (b.pages > INT_MAX) return ck_fail(CK_ERR_INVALID, "too many pages in one launch");
+    const size_t smem = at_smem<T>();
+    /* over the default 48 KB: raised for each call's device (it does not survive a reset) */
+    cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e == cudaSuccess) {
+      ab_close_tiled<T, SR><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
+      e = cudaGetLastError();
+    }
+    return ck_cuda_check(e, "closing a batch of graphs by tiles");
+  }
+}
+
+#define AP_BATCH_TILED_INSTANCE(T, SR) \
+  template ck_status ap_batch_tiled<T, SR>(const ap_batch<T> &);
+AP_INSTANTIATE_SR(AP_BATCH_TILED_INSTANCE)
+#define AP_BATCH_TILES_INSTANCE(T) template bool ap_batch_tiles<T>(const ap_batch<T> &);
+AP_INSTANTIATE(AP_BATCH_TILES_INSTANCE)
