@@ -327,11 +327,13 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
                        NULL,
                        NULL,
                        trace,
+                       0,
                        0};
       if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
+      b.tiles = ap_batch_tiles(b);
       /* the plan notes the tiled kernel's tile where a launch of the call runs on it */
-      if (!trace && (!q0 || ap_batch_tiles(b)))
-        a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = ap_batch_tiles(b) ? AP_TILE : 0;
+      if (!trace && (!q0 || b.tiles))
+        a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = b.tiles ? AP_TILE : 0;
       CK_TRY((ap_batch_close<T, SR>(b)));
       launches++;
     }

@@ -322,6 +322,8 @@ template <class T> struct ap_batch {
    * vertex as (page * n + k) * n + vertex, as the "cpu" kernel names it (the error's second run,
    * apsp.cu); else *cycle gets page * n + vertex of the diagonal at the end */
   int trace;
+  /* the tiled kernel runs it (ap_batch_tiles, decided by the caller, which notes it) */
+  int tiles;
   cudaStream_t st;
 };
 template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b);

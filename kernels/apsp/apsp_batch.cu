@@ -114,7 +114,7 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
     return ck_fail(CK_ERR_INVALID, "batched paths take graphs of up to %d vertices, not %d",
                    AP_BATCH_MAX_N, b.n);
   const int np = ap_batch_np(b.n);
-  if (ap_batch_tiles(b)) return ap_batch_tiled<T, SR>(b);
+  if (b.tiles) return ap_batch_tiled<T, SR>(b);
   if (np > AP_BATCH_BLOCK_N) return ap_batch_cluster<T, SR>(b);
   return b.P ? ab_launch_np<T, SR, true>(b, np) : ab_launch_np<T, SR, false>(b, np);
 }
