@@ -236,7 +236,7 @@ static void check_class(dev_check *c, ck_dtype t, uint64_t seed) {
 /* ---- pages: many graphs in one call ---- */
 
 /* Sizes of the paged checks: the batched kernel's, a block's (up to 128, ragged) and a
- * cluster's (129 to 256), and one past it, which runs page by page. */
+ * cluster's (129 to 256), and one past it, which (few pages) runs page by page. */
 static const size_t page_sizes[] = {1, 2, 17, 33, 65, 100, 128, 129, 200, 256, 257};
 #define NPAGE_SIZES (sizeof page_sizes / sizeof page_sizes[0])
 #define CHECK_PAGES 5
@@ -317,6 +317,11 @@ static void check_pages(dev_check *c, ck_dtype t, uint64_t seed) {
   const size_t many = (ck_device_query(&info) == CK_OK ? (size_t)info.multiprocessors : 132) + 7;
   run_pages(c, t, &r, 200, many, 0);
   if (!dev_is_int(t) || lo < 0) run_pages(c, t, &r, 129, many, 1);
+  /* past the batched kernels: the tiled kernel alone (D alone, up to 4-byte work values; the
+   * others page by page on the rounds, and with P) */
+  const size_t half = (many - 7 + 1) / 2 + 3;
+  run_pages(c, t, &r, 300, half, 0);
+  if (!dev_is_int(t) || lo < 0) run_pages(c, t, &r, 257, half, 1);
 }
 
 static void time_class(ck_dtype t, const dev_opts *o) {

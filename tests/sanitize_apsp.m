@@ -114,7 +114,7 @@ function sanitize_apsp (mode = "all")
 endfunction
 
 ## Pages on the batched kernels: graphs a warp's (9 vertices), a block's (17, 70), a
-## cluster's (200) and, distances alone of many pages, a block's by tiles (130); int16
+## cluster's (200) and, distances alone of many pages, a block's by tiles (130, 300); int16
 ## guessing its words, right and wrong; an unbounded cycle in one page; gpu_arrays and a
 ## page's path walked on the device.
 function pages (mode)
@@ -143,17 +143,25 @@ function pages (mode)
   gpus = gpu_device ();
   many = ceil (gpus([gpus.selected]).multiprocessors / 2);
   for c = classes(1:2)
-    C = randi ([1 9], 130, 130, many); C(rand (size (C)) > 0.4) = Inf;
-    if (isinteger (zeros (1, c{1})))
-      C(isinf (C)) = double (intmax (c{1}));
-    endif
-    W = cast (C, c{1});
-    if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
-      error ("sanitize_apsp: %d %s pages of 130 differ from the CPU reference", many, c{1});
-    endif
+    for n = [130 300]
+      C = randi ([1 9], n, n, many); C(rand (size (C)) > 0.4) = Inf;
+      if (isinteger (zeros (1, c{1})))
+        C(isinf (C)) = double (intmax (c{1}));
+      endif
+      W = cast (C, c{1});
+      if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
+        error ("sanitize_apsp: %d %s pages of %d differ from the CPU reference", many, c{1}, n);
+      endif
+    endfor
   endfor
-  W = single (randi ([1 9], 130, 130, many)); W(1, 2, 2) = -20;
-  expect_error (@() gpu_apsp (W), "cudakernels:negativecycle");
+  for n = [130 300]   # past 256 the cycle's page runs again on the rounds
+    W = single (randi ([1 9], n, n, many)); W(1, 2, 2) = -20;
+    expect_error (@() gpu_apsp (W), "cudakernels:negativecycle");
+  endfor
+  W = int16 (randi ([1 9], 260, 260, many)); W(3, 4, 2) = -1;   # in double: page by page
+  if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
+    error ("sanitize_apsp: int16 pages of 260 with a negative weight differ from the CPU reference");
+  endif
   W = int16 (randi ([1 9], 20, 20, 2)); W(3, 4, 2) = -1;   # the guess misses: again, in double
   if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
     error ("sanitize_apsp: int16 pages with a negative weight differ from the CPU reference");

@@ -5,8 +5,9 @@
 ## graph a page.  Every page against the "cpu" kernel's 2-D call on that page,
 ## D and P bit for bit, for every semiring and class, at ragged sizes on the
 ## batched kernels (1 to 256 vertices: a block's, a cluster's, and for D alone
-## of many pages the tiled kernel, whose fractions round in their own order)
-## and past them (page by page); the shapes
+## of many pages the tiled kernel, whose fractions round in their own order),
+## D alone of many pages of up to 512 vertices on the tiled kernel alone, and
+## past them (page by page on the rounds); the shapes
 ## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
 ## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
 ## are integers (powers of two for max.*), so every length is exact.  Run by
@@ -225,6 +226,66 @@
 %! plan = __cudakernels__ ("last_plan");
 %! assert (plan.tile, [0 0 0]);
 %! assert (isequal (D, gpu_apsp (W, "kernel", "cpu")));
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## distances alone of many pages of 257 to 512 vertices: the tiled kernel alone, eight
+%! ## tile rows; pages it does not take (8-byte values: int16 with a negative weight runs in
+%! ## double; few pages) run on the rounds one by one, as 2-D calls of them would
+%! rand ("seed", 16);
+%! gpus = gpu_device ();
+%! many = ceil (gpus([gpus.selected]).multiprocessors / 2) + 3;
+%! for t = {{512, "single", "min.+", false, true}, {300, "int16", "min.+", true, true}, ...
+%!          {257, "int32", "min.+", true, true}, {400, "single", "max.+", false, true}, ...
+%!          {320, "uint8", "max.min", false, true}, {300, "int16", "min.+", false, false}, ...
+%!          {260, "double", "min.+", false, false}}
+%!   [n, cls, sr, nonneg, tiled] = t{1}{:};
+%!   what = sprintf ("%d pages of %d, %s %s", many, n, sr, cls);
+%!   W = pages_of (n, many, cls, sr, nonneg);
+%!   D = gpu_apsp (W, "semiring", sr);
+%!   plan = __cudakernels__ ("last_plan");
+%!   assert (isequal (plan.tile, [64 64 64] * tiled), what);
+%!   assert (isequal ([plan.batched_runs > 0, plan.single_pages], [tiled, many * ! tiled]), what);
+%!   C = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+%!   assert (isequal (D, C), what);
+%!   if (n == 512)
+%!     assert (isequal (gather (gpu_apsp (gpu_array (W))), C), [what ", gpu_array"]);
+%!   endif
+%! endfor
+%! ## fractions within a few units of the cpu kernel's
+%! W = rand (300, 300, many, "single") * 10; W(W > 5) = Inf;
+%! D = gpu_apsp (W);
+%! C = gpu_apsp (W, "kernel", "cpu");
+%! assert (D, C, -32 * eps ("single"));
+%! assert (isequal (isinf (D), isinf (C)));
+%! ## fewer pages than a page alone on an SM is worth (8 at 512 vertices, 2 at 300):
+%! ## page by page, each its 2-D call bit for bit
+%! W = rand (512, 512, 8, "single") * 10; W(W > 5) = Inf;
+%! D7 = gpu_apsp (W(:, :, 1:7));
+%! plan = __cudakernels__ ("last_plan");
+%! assert ([plan.tile, plan.single_pages], [0 0 0 7]);
+%! for q = 1:7
+%!   assert (isequal (D7(:, :, q), gpu_apsp (W(:, :, q))));
+%! endfor
+%! D8 = gpu_apsp (W);
+%! plan = __cudakernels__ ("last_plan");
+%! assert ([plan.tile, plan.single_pages], [64 64 64 0]);
+%! assert (D8, gpu_apsp (W, "kernel", "cpu"), -32 * eps ("single"));
+%! D2 = gpu_apsp (rand (300, 300, 2, "single"));
+%! plan = __cudakernels__ ("last_plan");
+%! assert ([plan.tile, plan.single_pages], [64 64 64 0]);
+%! ## an unbounded cycle: its page runs again on the rounds, which name its vertex
+%! W = pages_of (300, many, "single", "min.+");
+%! W(1, 2, 7) = -100; W(2, 1, 7) = 1; W(5, 6, 9) = -100; W(6, 5, 9) = 1;
+%! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!               "graph of page 7 has a negative cycle through vertex [12]\\>");
+%! W(3, 3, 5) = -1;   # a weight to itself in an earlier page, as the tiled kernel loads it
+%! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!               "page 5 has a negative cycle: vertex 3 has a negative");
+%! W = int16 (pages_of (270, many, "int16", "min.+"));
+%! W(1, 2, 4) = -100; W(2, 1, 4) = 1;   # in double, page by page
+%! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!               "graph of page 4 has a negative cycle through vertex [12]\\>");
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()

@@ -216,173 +216,11 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
-/* ---- pages: many small graphs, each in registers (apsp_batch.cu) ---- */
-
-/* The pages of a call (a 2-D call: one). */
-static size_t ap_pages(const ck_apsp_args *a) { return a->pages ? a->pages : 1; }
-
-/* Small graphs on one device run on the batched kernel, one page or many; larger pages are run
- * one by one as 2-D calls before they get here (apsp_pages.c). */
-static bool ap_batched(const ck_apsp_args *a, int count) {
-  return count == 1 && a->n <= ck_apsp_batch_n();
-}
-
-/* The unbounded path found at flat = page * n + vertex, 0-based; the page named where the call
- * has pages (a 2-D call keeps the page its caller set, apsp_pages.c). */
-static ck_status ap_unbounded(ck_apsp_args *a, unsigned long long flat, int self) {
-  if (a->pages) a->page = a->page0 + (size_t)(flat / a->n) + 1;
-  return ck_apsp_unbounded(a, (size_t)(flat % a->n), self);
-}
-
-/* Where the batch's work values are W's bits as they lie (as the rounds' in place, apsp.cu's
- * ap_load), the kernel reads W and writes D; else they go through a copy in the work type. */
-template <class Tc, class T, int S> static constexpr bool ap_as_they_lie() {
-  typedef ap_problem<S> Pb;
-  if constexpr (std::is_void<T>::value) return false;
-  else
-    return !Pb::REV && !Pb::TIMES && sizeof(T) == sizeof(Tc) &&
-           (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float &&
-           (Pb::SUMS || mp_traits<Tc>::is_float);
-}
-
-/* Pages whose work values are W's as they lie skip the survey (a read of every weight less, and
- * a wait): the batched kernel looks at each weight as it loads its graph. Single and double
- * min.+ and min.max (pages stay in their class): the survey would tell only of refused weights
- * and unbounded diagonals, which the kernel reports. int16 and int32 min.+: the work type
- * (16-bit halves, 32-bit words) is guessed, good wherever no weight is negative, which the
- * kernel checks; where one is, the call runs again after the survey (ap_class). The work type
- * of the guess, or void where the survey comes first: */
-template <class Tc, int S> struct ap_guess {
-  typedef typename std::conditional<
-      mp_traits<Tc>::is_float, Tc,
-      typename std::conditional<std::is_same<Tc, int16_t>::value, uint16_t,
-                                typename std::conditional<std::is_same<Tc, int32_t>::value,
-                                                          uint32_t, void>::type>::type>::type T0;
-  typedef typename std::conditional<!std::is_void<T0>::value &&
-                                        (mp_traits<Tc>::is_float || S == CK_SR_MIN_PLUS),
-                                    T0, void>::type T1;
-  typedef typename std::conditional<ap_as_they_lie<Tc, T1, S>(), T1, void>::type T;
-};
-template <class Tc, int S> static bool ap_checks_itself(const ck_apsp_args *a, int count) {
-  return a->pages && !std::is_void<typename ap_guess<Tc, S>::T>::value && ap_batched(a, count);
-}
-
+/* One graph on the rounds, its rows shared by the devices of parts. */
 template <class Tc, class T, int S>
-__global__ void ap_stage_in(const Tc *W, T *X, size_t count, T inf) {
-  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  bool edge;
-  if (idx < count) X[idx] = ap_in_value<Tc, T, S>(W[idx], inf, edge);
-}
-
-template <class T, class Tc, int S>
-__global__ void ap_stage_out(const T *X, Tc *D, int32_t *P, size_t count) {
-  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= count) return;
-  int nx = P ? P[idx] : 0;
-  D[idx] = ap_out_element<T, Tc, S>(X[idx], nx);
-  if (P) P[idx] = nx;
-}
-
-/* Every page on the batched kernel, in launches of ap_batch_chunk pages with Ctrl-C polled
- * between them; an unbounded cycle in any page fails the call, naming the first such page. */
-template <class Tc, class T, int S>
-static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc,
-                              bool *missed) {
+static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
+                               ap_scratch **sc) {
   typedef typename ap_problem<S>::SR SR;
-  constexpr bool direct = ap_as_they_lie<Tc, T, S>();
-  const bool checks = missed != nullptr; /* the guess: the kernel surveys */
-  const size_t n = a->n, nn = n * n, pages = ap_pages(a), count = pages * nn;
-  const T nopath = ap_no_path<Tc, T, S>();
-  /* a copy of the work values where they are not W's, or where W is D (a 2-D call of host
-   * arrays): an unbounded path's second run reads W again */
-  T *X = NULL;
-  if (!direct || p.W == p.D) CK_TRY(ck_dev_alloc((void **)&X, count * sizeof(T)));
-  ck_status st = CK_OK;
-  if (direct && X)
-    st = ck_cuda_check(cudaMemcpy(X, p.W, count * sizeof(T), cudaMemcpyDeviceToDevice),
-                       "copying the weights");
-  const T *in = X ? X : (const T *)p.W;
-  T *out = direct ? (T *)p.D : X;
-  size_t launches = 0;
-  /* every page, from W, in launches of ap_batch_chunk pages, Ctrl-C polled between them */
-  auto run = [&](int trace) -> ck_status {
-    if (!direct)
-      ap_stage_in<Tc, T, S>
-          <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
-    CK_CUDA(cudaGetLastError(), "converting the weights");
-    const size_t chunk = ap_batch_chunk((int)n);
-    for (size_t q0 = 0; q0 < pages; q0 += chunk) {
-      if (q0) CK_CUDA(cudaDeviceSynchronize(), "closing the graphs");
-      if (a->cancelled && a->cancelled(a->ctx))
-        return ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
-                       ck_apsp_paths(a->semiring), a->page0 + q0);
-      ap_batch<T> b = {in + q0 * nn,
-                       out + q0 * nn,
-                       p.P ? p.P + q0 * nn : NULL,
-                       pages - q0 < chunk ? pages - q0 : chunk,
-                       q0,
-                       (int)n,
-                       nopath,
-                       &sc->page_neg,
-                       NULL,
-                       NULL,
-                       trace,
-                       0,
-                       0};
-      if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
-      b.tiles = ap_batch_tiles(b);
-      /* the plan notes the tiled kernel's tile where a launch of the call runs on it */
-      if (!trace && (!q0 || b.tiles))
-        a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = b.tiles ? AP_TILE : 0;
-      CK_TRY((ap_batch_close<T, SR>(b)));
-      launches++;
-    }
-    return CK_OK;
-  };
-  if (st == CK_OK) st = run(0);
-  ap_scratch found;
-  if (st == CK_OK)
-    st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
-                       "reading the unbounded-cycle flag");
-  unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
-  if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused) {
-    /* again, looking at the diagonal after every step: the first step's smallest vertex, which
-     * the "cpu" kernel names (at the end other diagonals may be unbounded too, through it) */
-    const unsigned long long none = ULLONG_MAX;
-    st = ck_cuda_check(cudaMemcpy(&sc->page_neg, &none, sizeof none, cudaMemcpyHostToDevice),
-                       "clearing the unbounded-cycle flag");
-    if (st == CK_OK) st = run(1);
-    unsigned long long at = ULLONG_MAX; /* (page * n + step) * n + vertex */
-    if (st == CK_OK)
-      st = ck_cuda_check(cudaMemcpy(&at, &sc->page_neg, sizeof at, cudaMemcpyDeviceToHost),
-                         "reading the unbounded-cycle flag");
-    if (st == CK_OK && at != ULLONG_MAX) cycle = at / (n * n) * n + at % n;
-  }
-  const unsigned long long self = st == CK_OK ? found.page_self : ULLONG_MAX;
-  if (st == CK_OK && (found.refused & 2) && missed) *missed = true; /* the guess: ap_guess */
-  else if (st == CK_OK && found.refused)
-    st = ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
-  /* the first page with an unbounded path; a weight to itself before the rounds, as the cpu
-   * kernel sees it */
-  else if (self != ULLONG_MAX && (cycle == ULLONG_MAX || self / n <= cycle / n))
-    st = ap_unbounded(a, self, 1);
-  else if (st == CK_OK && cycle != ULLONG_MAX) st = ap_unbounded(a, cycle, 0);
-  if (st == CK_OK && !direct && !(missed && *missed)) {
-    ap_stage_out<T, Tc, S><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, (Tc *)p.D, p.P, count);
-    st = ck_cuda_check(cudaDeviceSynchronize(), "converting the paths");
-  }
-  if (st != CK_OK) (void)cudaDeviceSynchronize();
-  ck_dev_free(X);
-  a->plan->batched_runs = launches;
-  return st;
-}
-
-/* The whole device call for class Tc in work type T. */
-template <class Tc, class T, int S>
-static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                        bool *missed = nullptr) {
-  typedef typename ap_problem<S>::SR SR;
-  if (ap_batched(a, count)) return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], missed);
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
@@ -405,6 +243,21 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
     ck_dev_free(slabs[i].N);
   }
   return st;
+}
+
+#include "apsp_pages_run.cuh"
+
+/* The whole device call for class Tc in work type T. Pages past the batched kernels that the
+ * tiled kernel does not take in T (8-byte values, or a device without the shared memory) run
+ * one by one; a guess (missed) is left for the survey's run, which runs them so. */
+template <class Tc, class T, int S>
+static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
+                        bool *missed = nullptr) {
+  if (ap_batched(a, count) && (a->n <= ck_apsp_batch_n() || ap_tiles<T>(a, parts[0].P, 0)))
+    return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], missed);
+  if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
+  if (missed) return *missed = true, CK_OK;
+  return ap_run_page_by_page<Tc, T, S>(a, parts[0], sc[0]);
 }
 
 /* Each share's scratch, cleared; f, the facts of no weight. */
@@ -471,9 +324,9 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   if (f.refused)
     return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
   if (f.negdiag != LLONG_MAX) {
-    if (!(a->pages && ap_batched(a, count)))
-      return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
-    /* pages: the batched run names the first page with an unbounded path (ap_run_pages) */
+    if (!(a->pages && count == 1)) return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
+    /* pages: their run names the first page with an unbounded path (ap_run_pages,
+     * ap_run_page_by_page) */
     const unsigned long long self = (unsigned long long)f.negdiag;
     CK_CUDA(cudaMemcpy(&sc[0]->page_self, &self, sizeof self, cudaMemcpyHostToDevice),
             "noting a weight to itself");
@@ -529,6 +382,8 @@ static ck_status ap_problem_parts(ck_apsp_args *a, const ck_apsp_part *parts, in
 }
 
 extern "C" size_t ck_apsp_block(void) { return AP_BLOCK; }
+
+extern "C" size_t ck_apsp_tiles_n(void) { return AT_MAX_N; }
 
 extern "C" size_t ck_apsp_batch_n(void) {
   return ap_batch_clusters_ok() ? AP_BATCH_MAX_N : AP_BATCH_BLOCK_N;

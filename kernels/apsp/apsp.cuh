@@ -297,9 +297,12 @@ ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, in
  * (its blocks share the row through distributed shared memory). One launch runs every page of
  * the batch; D and P are the "cpu" kernel's, in its order. The tiles and the measurements behind
  * them: apsp_batch.cu. Past AP_BATCH_BLOCK_N, D alone of many pages runs instead by 64-wide
- * tiles, a graph a block (ap_batch_tiles): the rounds' terms, not plain order. */
+ * tiles, a graph a block (ap_batch_tiles): the rounds' terms, not plain order; it alone takes
+ * graphs of up to AT_MAX_N vertices (larger pages, and pages it does not take, run one by one
+ * on the rounds: apsp.cu). */
 #define AP_BATCH_MAX_N 256
 #define AP_BATCH_BLOCK_N 128 /* larger graphs take a cluster of blocks each */
+#define AT_MAX_N 512
 /* in: the pages' work values, n x n each, one after the other (W itself where its values are
  * the work values, else a converted copy); out: where the work values of D go (may be in); P:
  * next hops or NULL; the pages page0 .. page0 + pages - 1 of the call; nopath: the work type's
@@ -330,12 +333,14 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b);
 /* Whether the current device takes the cluster kernel, so graphs up to AP_BATCH_MAX_N vertices
  * (else AP_BATCH_BLOCK_N). */
 bool ap_batch_clusters_ok(void);
-/* Whether b runs on the tiled kernel (apsp_batch_tiled.cu): distances alone of graphs past
- * AP_BATCH_BLOCK_N, enough pages to fill the GPU; its distances are the "cpu" kernel's up to
- * rounding, as the rounds' are. */
+/* Whether b runs on the tiled kernel (apsp_batch_tiled.cu): distances alone of graphs of
+ * AP_BATCH_BLOCK_N + 1 to AT_MAX_N vertices, enough pages to fill the GPU (..._enough), values
+ * of up to 4 bytes, shared memory for them on the device; its distances are the "cpu" kernel's
+ * up to rounding, as the rounds' are. */
 template <class T> bool ap_batch_tiles(const ap_batch<T> &b);
+bool ap_batch_tiles_enough(size_t pages, int n);
 /* The pages one launch takes at most: a few ms of work, so that Ctrl-C is polled between them. */
-size_t ap_batch_chunk(int n);
+size_t ap_batch_chunk(int n, bool tiles);
 
 /* Every work type of every semiring the rounds take (SR), and every work type (the pieces that
  * do not depend on the semiring). */

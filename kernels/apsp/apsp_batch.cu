@@ -15,6 +15,8 @@
  * in the products (DPX's 16x2 forms); with paths, each half's change picks its own next hop. */
 #include <limits.h>
 
+#include <math.h>
+
 #include "apsp_batch.cuh"
 
 /* ---- tuning (doc/NOTES.md has the measurements) ----
@@ -110,19 +112,26 @@ template <class T, class SR, bool ARG> static ck_status ab_launch_np(const ap_ba
 
 template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
   if (b.pages == 0 || b.n == 0) return CK_OK;
+  if (b.tiles) return ap_batch_tiled<T, SR>(b);
   if (b.n > AP_BATCH_MAX_N)
     return ck_fail(CK_ERR_INVALID, "batched paths take graphs of up to %d vertices, not %d",
                    AP_BATCH_MAX_N, b.n);
   const int np = ap_batch_np(b.n);
-  if (b.tiles) return ap_batch_tiled<T, SR>(b);
   if (np > AP_BATCH_BLOCK_N) return ap_batch_cluster<T, SR>(b);
   return b.P ? ab_launch_np<T, SR, true>(b, np) : ab_launch_np<T, SR, false>(b, np);
 }
 
-/* About 2^33 pair updates a launch (a few ms at the rates measured): Ctrl-C is polled between. */
-size_t ap_batch_chunk(int n) {
-  const double np = (double)ap_batch_np(n), per_page = np * np * (n < 1 ? 1 : n);
-  const double pages = 8589934592.0 / per_page;
+/* About 2^33 pair updates a launch (a few ms at the rates measured): Ctrl-C is polled between.
+ * The tiled kernel's launches take whole waves of two pages an SM at least (512 vertices: 264
+ * pages on an H100, about 7 ms). */
+size_t ap_batch_chunk(int n, bool tiles) {
+  const double side = tiles ? (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) : ap_batch_np(n),
+               per_page = side * side * (n < 1 ? 1 : n);
+  double pages = 8589934592.0 / per_page;
+  if (tiles) {
+    const double sms = ck_device_sms();
+    pages = ceil((pages < 2 * sms ? 2 * sms : pages) / sms) * sms;
+  }
   return pages < 1 ? 1 : pages > 1e9 ? (size_t)1e9 : (size_t)pages;
 }
 

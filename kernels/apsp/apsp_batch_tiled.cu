@@ -1,4 +1,4 @@
-/* Graphs of 129 to 256 vertices, many in one launch, distances alone: blocked Floyd-Warshall on
+/* Graphs of 129 to AT_MAX_N (512) vertices, many in one launch, distances alone: blocked Floyd-Warshall on
  * each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of a pivot block,
  * apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds every page in
  * flight); each tile comes into registers, a 4 x 4 piece a thread (apsp_tile.cuh), for the step
@@ -19,6 +19,7 @@
  * memory and up to 112 registers a thread each; three, in 64 KB with the row strip staged again
  * from L2 for each tile and 80 registers, ran 8% slower: doc/NOTES.md). */
 #include <limits.h>
+#include <math.h>
 
 #include "apsp_tile.cuh"
 
@@ -27,24 +28,33 @@
  * them: 256 vertices, 66 pages took 0.341 ms here against its 0.513, 132 pages 0.373 against
  * 0.844; 33 pages took it 0.30 ms, about what one page alone on an SM takes here. */
 #define AT_MIN_PAGES_PER_SM 0.5
+/* Past AP_BATCH_MAX_N vertices the others are 2-D calls on the rounds, 0.28 to 0.31 ms a page
+ * of 300 to 512 vertices (H100, single), while a page alone on an SM takes here about its
+ * share of the tiles' work, (n rounded up to whole tiles / 512)^3 of 2.2 ms (single: 512 x 8
+ * pages 2.24 ms against 1.95 for 7 pages on the rounds; 300, padded to 320, x 8 pages 0.65 ms,
+ * about two pages' time on the rounds): from this many pages at 512, scaled so, the tiles are
+ * as fast or faster. */
+#define AT_MIN_PAGES_PAST 8
 /* Graphs past this many vertices. At 128 the tiles ran 512 pages 15% faster than the block
  * kernel (single 0.185 against 0.221 ms, int16 0.134 against 0.144), but 100 and 80 vertices,
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
-#define AT_TILES (AP_BATCH_MAX_N / AP_TILE) /* tile rows of a page at most */
 
-/* Shared memory: D* by rows and by columns, the column strip's tile by columns (the closure's
- * row and column buffers lie there before it), and the row strip's tiles by rows. 96 KB for
- * 4-byte values (two blocks an SM on Hopper), 48 KB for 16-bit halves. */
-template <class T> static constexpr size_t at_smem() {
+/* Shared memory for pages of up to NT tile rows: D* by rows and by columns, the column strip's
+ * tile by columns (the closure's row and column buffers lie there before it), and the row
+ * strip's NT - 1 tiles by rows. Up to 256 vertices (NT 4): 96 KB for 4-byte values (two blocks
+ * an SM on Hopper), 48 KB for 16-bit halves; up to 512 (NT 8): 160 and 80 KB. */
+template <class T, int NT> static constexpr size_t at_smem() {
   static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
-  return (3 + AT_TILES - 1) * AC_TILE_ELEMS * sizeof(T);
+  return (3 + NT - 1) * AC_TILE_ELEMS * sizeof(T);
 }
+/* tile rows of the pages a launch takes: up to AP_BATCH_MAX_N vertices, or AT_MAX_N */
+#define AT_NT(n) ((n) <= AP_BATCH_MAX_N ? AP_BATCH_MAX_N / AP_TILE : AT_MAX_N / AP_TILE)
 
 /* The row strip's tile J of round t in shared memory (tile t is D* itself: no slot). */
 __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1; }
 
-template <class T, class SR>
+template <class T, class SR, int NT>
 __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b) {
   typedef ac_piece<T> Pc;
   extern __shared__ __align__(16) unsigned char at_smem_[];
@@ -115,9 +125,35 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
 /* 8-byte values would take 192 KB a block: one block an SM, its closures not hidden. */
 template <class T> static constexpr bool at_form() { return sizeof(T) <= 4; }
 
+bool ap_batch_tiles_enough(size_t pages, int n) {
+  if (n > AP_BATCH_MAX_N) {
+    const double side = (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) / AT_MAX_N;
+    return (double)pages >= ceil(AT_MIN_PAGES_PAST * side * side * side);
+  }
+  return (double)pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
+}
+
 template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
-  return at_form<T>() && !b.P && !b.trace && b.n > AT_MIN_N &&
-         (double)b.pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
+  if constexpr (!at_form<T>()) {
+    return false;
+  } else {
+    const size_t smem = b.n <= AP_BATCH_MAX_N ? at_smem<T, AT_NT(AP_BATCH_MAX_N)>()
+                                              : at_smem<T, AT_NT(AT_MAX_N)>();
+    return !b.P && !b.trace && b.n > AT_MIN_N && b.n <= AT_MAX_N &&
+           ap_batch_tiles_enough(b.pages, b.n) && smem <= ck_device_block_smem();
+  }
+}
+
+template <class T, class SR, int NT> static ck_status at_launch(const ap_batch<T> &b) {
+  const size_t smem = at_smem<T, NT>();
+  /* over the default 48 KB: raised for each call's device (it does not survive a reset) */
+  cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR, NT>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (e == cudaSuccess) {
+    ab_close_tiled<T, SR, NT><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
+    e = cudaGetLastError();
+  }
+  return ck_cuda_check(e, "closing a batch of graphs by tiles");
 }
 
 template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
@@ -125,15 +161,11 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
     return ck_fail(CK_ERR_INVALID, "batched graphs by tiles take values of up to 4 bytes");
   } else {
     if (b.pages > INT_MAX) return ck_fail(CK_ERR_INVALID, "too many pages in one launch");
-    const size_t smem = at_smem<T>();
-    /* over the default 48 KB: raised for each call's device (it does not survive a reset) */
-    cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e == cudaSuccess) {
-      ab_close_tiled<T, SR><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
-      e = cudaGetLastError();
-    }
-    return ck_cuda_check(e, "closing a batch of graphs by tiles");
+    if (b.n > AT_MAX_N)
+      return ck_fail(CK_ERR_INVALID, "batched graphs by tiles have up to %d vertices, not %d",
+                     AT_MAX_N, b.n);
+    if (b.n <= AP_BATCH_MAX_N) return at_launch<T, SR, AT_NT(AP_BATCH_MAX_N)>(b);
+    return at_launch<T, SR, AT_NT(AT_MAX_N)>(b);
   }
 }
 

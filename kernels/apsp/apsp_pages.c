@@ -1,11 +1,13 @@
 /* Paged all-pairs path calls (ck.h, ck_apsp_args.pages): W, D and P hold many graphs of n
  * vertices, n*n each, one after the other, and each page is its own call.
  *
- * On the GPU, graphs of up to ck_apsp_batch_max_n () vertices run on the batched kernel
- * (apsp_batch.cu), every page of the call in one launch or a few (apsp.cu, ap_run_pages): device
- * arrays whole and in place, host arrays in runs of pages that fit a share of the device's free
- * memory, each run uploaded, closed and downloaded. Larger graphs, and the "cpu" kernel, run
- * page by page as 2-D calls. An error about one page (an unbounded cycle) names it. */
+ * On the GPU, graphs of up to ck_apsp_batch_n () vertices run on the batched kernels
+ * (apsp_batch.cu), and D alone of up to ck_apsp_tiles_n () on the tiled kernel where it takes
+ * them (else one by one on the rounds: apsp.cu), every page of the call in one launch or a few
+ * (apsp.cu, ap_run_pages): device arrays whole and in place, host arrays in runs of pages that
+ * fit a share of the device's free memory, each run uploaded, closed and downloaded. Larger
+ * graphs, and the "cpu" kernel, run page by page as 2-D calls. An error about one page (an
+ * unbounded cycle) names it. */
 #include <string.h>
 
 #include "ck_internal.h"
@@ -64,7 +66,7 @@ static ck_status host_batches(ck_apsp_args *a) {
   ck_status s = ck_dev_alloc(&W, run * nn * es);
   if (s == CK_OK) s = ck_dev_alloc(&D, run * nn * es);
   if (s == CK_OK && a->P) s = ck_dev_alloc((void **)&P, run * nn * sizeof(int32_t));
-  size_t runs = 0;
+  size_t runs = 0, singles = 0;
   for (size_t q0 = 0; s == CK_OK && q0 < a->pages; q0 += run) {
     ck_apsp_args b = *a;
     b.pages = a->pages - q0 < run ? a->pages - q0 : run;
@@ -77,17 +79,19 @@ static ck_status host_batches(ck_apsp_args *a) {
     a->cycle_vertex = b.cycle_vertex;
     a->page = b.page;
     runs += a->plan ? a->plan->batched_runs : 0;
+    singles += a->plan ? a->plan->single_pages : 0;
   }
   ck_dev_free(W);
   ck_dev_free(D);
   ck_dev_free(P);
-  if (a->plan) a->plan->batched_runs = runs;
+  if (a->plan) a->plan->batched_runs = runs, a->plan->single_pages = singles;
   return s;
 }
 
 ck_status ck_apsp_pages(ck_apsp_args *a, ck_where where) {
   if (a->pages == 0 || a->n == 0) return CK_OK;
-  if (a->kernel == CK_APSP_CPU || a->n > ck_apsp_batch_n()) return page_by_page(a, where);
+  const int batched = a->n <= ck_apsp_batch_n() || (!a->P && a->n <= ck_apsp_tiles_n());
+  if (a->kernel == CK_APSP_CPU || !batched) return page_by_page(a, where);
   CK_TRY(ck_device_init());
   if (where == CK_ON_HOST) return host_batches(a);
   return run_batch(a, a->W, a->D, a->P);

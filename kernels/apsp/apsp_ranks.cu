@@ -117,7 +117,7 @@ template <class T> static ck_status ar_try(ck_apsp_args *a, const ck_apsp_part &
 ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, int *done) {
   *done = 0;
   const double n = (double)a->n;
-  if (count != 1 || !a->plan || !a->plan->narrow || n * n * n < CK_RANK_MIN_PAIRS ||
+  if (count != 1 || a->pages || !a->plan || !a->plan->narrow || n * n * n < CK_RANK_MIN_PAIRS ||
       n < CK_RANK_MIN_DEPTH)
     return CK_OK;
   if (a->semiring != CK_SR_MAX_MIN && a->semiring != CK_SR_MIN_MAX) return CK_OK;

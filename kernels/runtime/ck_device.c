@@ -155,18 +155,27 @@ ck_status ck_device_use(int dev) {
   return ck_device_init();
 }
 
+/* Attribute `what` of the current device, asked once per device (`none` if it cannot be had). */
+static int device_attribute(_Atomic int *cache, enum cudaDeviceAttr what, int none) {
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return none;
+  int v = cache[dev];
+  if (v < 1 && (cudaDeviceGetAttribute(&v, what, dev) != cudaSuccess || v < 1)) {
+    (void)cudaGetLastError();
+    return none; /* asked again next time */
+  }
+  cache[dev] = v;
+  return v;
+}
+
 int ck_device_sms(void) {
   static _Atomic int sms[CK_MAX_DEVICES];
-  const int dev = ck_device_current();
-  if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
-  int v = sms[dev];
-  if (v < 1 &&
-      (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || v < 1)) {
-    (void)cudaGetLastError();
-    return 1; /* asked again next time */
-  }
-  sms[dev] = v;
-  return v;
+  return device_attribute(sms, cudaDevAttrMultiProcessorCount, 1);
+}
+
+size_t ck_device_block_smem(void) {
+  static _Atomic int bytes[CK_MAX_DEVICES];
+  return (size_t)device_attribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024);
 }
 
 int ck_clusters_built(const void *kernel) {

@@ -37,6 +37,9 @@ int ck_device_used(int dev);
 void ck_device_peer(int peer);
 /* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
 int ck_device_sms(void);
+/* The shared memory a block of the current device may take (opting in), asked once per device
+ * (48 KB if it cannot be had). */
+size_t ck_device_block_smem(void);
 /* Whether the current device launches thread-block clusters and `kernel` (a __global__
  * function) was built for a GPU that has them (a PTX build for an older one has no cluster
  * code); the callers keep the answer a device. */
@@ -128,6 +131,8 @@ typedef struct {
 ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
 size_t ck_apsp_block(void);   /* the pivot block: the shares' unit */
 size_t ck_apsp_batch_n(void); /* the largest graph the batched kernel takes (apsp_batch.cu) */
+/* ... and the largest the tiled kernel takes, pages of D alone (apsp_batch_tiled.cu) */
+size_t ck_apsp_tiles_n(void);
 /* A call with pages (apsp_pages.c): batched on the device, or page by page. */
 ck_status ck_apsp_pages(ck_apsp_args *a, ck_where where);
 

@@ -1,0 +1,231 @@
+/* Part of apsp.cu's translation unit, included there after the rounds' driver (ap_run_rounds,
+ * ap_scratch, ap_load): pages, many small graphs in one call. The batched kernels take graphs of
+ * up to 256 vertices, the tiled kernel D alone of many graphs of up to 512 (apsp_batch*.cu), in
+ * launches of a few ms with Ctrl-C polled between; the pages they do not take run one by one on
+ * the rounds. An error about one page names it. */
+#ifndef CK_APSP_PAGES_RUN_CUH
+#define CK_APSP_PAGES_RUN_CUH
+
+/* The pages of a call (a 2-D call: one). */
+static size_t ap_pages(const ck_apsp_args *a) { return a->pages ? a->pages : 1; }
+
+/* Small graphs on one device run on the batched kernels, one page or many; pages of up to
+ * AT_MAX_N vertices, D alone, many of them, may run on the tiled kernel (its other conditions,
+ * on the work type, in ap_run). Larger pages, and pages with P past the batched kernels, run one
+ * by one as 2-D calls before they get here (apsp_pages.c). */
+static bool ap_batched(const ck_apsp_args *a, int count) {
+  if (count != 1) return false;
+  if (a->n <= ck_apsp_batch_n()) return true;
+  return a->pages && !a->P && a->n <= ck_apsp_tiles_n() &&
+         ap_batch_tiles_enough(a->pages, (int)a->n);
+}
+
+/* The unbounded path found at flat = page * n + vertex, 0-based; the page named where the call
+ * has pages (a 2-D call keeps the page its caller set, apsp_pages.c). */
+static ck_status ap_unbounded(ck_apsp_args *a, unsigned long long flat, int self) {
+  if (a->pages) a->page = a->page0 + (size_t)(flat / a->n) + 1;
+  return ck_apsp_unbounded(a, (size_t)(flat % a->n), self);
+}
+
+/* Where the batch's work values are W's bits as they lie (as the rounds' in place, apsp.cu's
+ * ap_load), the kernel reads W and writes D; else they go through a copy in the work type. */
+template <class Tc, class T, int S> static constexpr bool ap_as_they_lie() {
+  typedef ap_problem<S> Pb;
+  if constexpr (std::is_void<T>::value) return false;
+  else
+    return !Pb::REV && !Pb::TIMES && sizeof(T) == sizeof(Tc) &&
+           (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float &&
+           (Pb::SUMS || mp_traits<Tc>::is_float);
+}
+
+/* Pages whose work values are W's as they lie skip the survey (a read of every weight less, and
+ * a wait): the batched kernel looks at each weight as it loads its graph. Single and double
+ * min.+ and min.max (pages stay in their class): the survey would tell only of refused weights
+ * and unbounded diagonals, which the kernel reports. int16 and int32 min.+: the work type
+ * (16-bit halves, 32-bit words) is guessed, good wherever no weight is negative, which the
+ * kernel checks; where one is, the call runs again after the survey (ap_class). The work type
+ * of the guess, or void where the survey comes first: */
+template <class Tc, int S> struct ap_guess {
+  typedef typename std::conditional<
+      mp_traits<Tc>::is_float, Tc,
+      typename std::conditional<std::is_same<Tc, int16_t>::value, uint16_t,
+                                typename std::conditional<std::is_same<Tc, int32_t>::value,
+                                                          uint32_t, void>::type>::type>::type T0;
+  typedef typename std::conditional<!std::is_void<T0>::value &&
+                                        (mp_traits<Tc>::is_float || S == CK_SR_MIN_PLUS),
+                                    T0, void>::type T1;
+  typedef typename std::conditional<ap_as_they_lie<Tc, T1, S>(), T1, void>::type T;
+};
+template <class Tc, int S> static bool ap_checks_itself(const ck_apsp_args *a, int count) {
+  return a->pages && !std::is_void<typename ap_guess<Tc, S>::T>::value && ap_batched(a, count);
+}
+
+template <class Tc, class T, int S>
+__global__ void ap_stage_in(const Tc *W, T *X, size_t count, T inf) {
+  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  bool edge;
+  if (idx < count) X[idx] = ap_in_value<Tc, T, S>(W[idx], inf, edge);
+}
+
+template <class T, class Tc, int S>
+__global__ void ap_stage_out(const T *X, Tc *D, int32_t *P, size_t count) {
+  const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= count) return;
+  int nx = P ? P[idx] : 0;
+  D[idx] = ap_out_element<T, Tc, S>(X[idx], nx);
+  if (P) P[idx] = nx;
+}
+
+/* Whether the call's pages run on the tiled kernel in work type T (ap_batch_tiles), for all
+ * its launches. */
+template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P, int trace) {
+  ap_batch<T> all = {};
+  all.pages = ap_pages(a), all.n = (int)a->n, all.P = P, all.trace = trace;
+  return ap_batch_tiles(all);
+}
+
+/* Page q of the call alone on the rounds, as a 2-D call of it runs (in the work type the survey
+ * of every page chose); an unbounded cycle's error names the page. */
+template <class Tc, class T, int S>
+static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, size_t q) {
+  const size_t nn = a->n * a->n;
+  ck_apsp_args b = *a;
+  b.pages = 0;
+  b.page = a->page0 + q + 1; /* the page its error names */
+  ck_apsp_part one = p;
+  one.W = (const Tc *)p.W + q * nn, one.D = (Tc *)p.D + q * nn, one.P = p.P ? p.P + q * nn : NULL;
+  one.r0 = 0, one.rows = round_up(a->n, AP_BLOCK), one.cols = a->n;
+  const int none = INT_MAX;
+  CK_CUDA(cudaMemcpy(&sc->neg, &none, sizeof none, cudaMemcpyHostToDevice),
+          "clearing the unbounded-cycle flag");
+  const ck_status st = ap_run_rounds<Tc, T, S>(&b, &one, 1, &sc);
+  a->cycle_vertex = b.cycle_vertex;
+  if (st == CK_ERR_NEGCYCLE || st == CK_ERR_POSCYCLE) a->page = b.page;
+  return st;
+}
+
+/* Every page on the rounds in turn, Ctrl-C polled between them; the first unbounded one ends
+ * the call, named (a weight to itself, which the survey noted, at its page). */
+template <class Tc, class T, int S>
+static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc) {
+  unsigned long long self = ULLONG_MAX; /* page * n + vertex */
+  CK_CUDA(cudaMemcpy(&self, &sc->page_self, sizeof self, cudaMemcpyDeviceToHost),
+          "reading the survey");
+  a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = 0;
+  a->plan->batched_runs = 0, a->plan->single_pages = a->pages;
+  for (size_t q = 0; q < a->pages; q++) {
+    if (q && a->cancelled && a->cancelled(a->ctx))
+      return ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
+                     ck_apsp_paths(a->semiring), a->page0 + q);
+    if (self != ULLONG_MAX && self / a->n == q) return ap_unbounded(a, self, 1);
+    CK_TRY((ap_run_page<Tc, T, S>(a, p, sc, q)));
+  }
+  return CK_OK;
+}
+
+/* Every page on the batched kernel, in launches of ap_batch_chunk pages with Ctrl-C polled
+ * between them; an unbounded cycle in any page fails the call, naming the first such page. */
+template <class Tc, class T, int S>
+static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc,
+                              bool *missed) {
+  typedef typename ap_problem<S>::SR SR;
+  constexpr bool direct = ap_as_they_lie<Tc, T, S>();
+  const bool checks = missed != nullptr; /* the guess: the kernel surveys */
+  const size_t n = a->n, nn = n * n, pages = ap_pages(a), count = pages * nn;
+  const T nopath = ap_no_path<Tc, T, S>();
+  /* a copy of the work values where they are not W's, or where W is D (a 2-D call of host
+   * arrays): an unbounded path's second run reads W again */
+  T *X = NULL;
+  if (!direct || p.W == p.D) CK_TRY(ck_dev_alloc((void **)&X, count * sizeof(T)));
+  ck_status st = CK_OK;
+  if (direct && X)
+    st = ck_cuda_check(cudaMemcpy(X, p.W, count * sizeof(T), cudaMemcpyDeviceToDevice),
+                       "copying the weights");
+  const T *in = X ? X : (const T *)p.W;
+  T *out = direct ? (T *)p.D : X;
+  size_t launches = 0;
+  /* every page, from W, in launches of ap_batch_chunk pages, Ctrl-C polled between them */
+  auto run = [&](int trace) -> ck_status {
+    if (!direct)
+      ap_stage_in<Tc, T, S>
+          <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
+    CK_CUDA(cudaGetLastError(), "converting the weights");
+    const bool tiles = ap_tiles<T>(a, p.P, trace); /* decided once for every launch */
+    const size_t chunk = ap_batch_chunk((int)n, tiles);
+    for (size_t q0 = 0; q0 < pages; q0 += chunk) {
+      if (q0) CK_CUDA(cudaDeviceSynchronize(), "closing the graphs");
+      if (a->cancelled && a->cancelled(a->ctx))
+        return ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
+                       ck_apsp_paths(a->semiring), a->page0 + q0);
+      ap_batch<T> b = {in + q0 * nn,
+                       out + q0 * nn,
+                       p.P ? p.P + q0 * nn : NULL,
+                       pages - q0 < chunk ? pages - q0 : chunk,
+                       q0,
+                       (int)n,
+                       nopath,
+                       &sc->page_neg,
+                       NULL,
+                       NULL,
+                       trace,
+                       0,
+                       0};
+      if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
+      b.tiles = tiles;
+      /* the plan notes the tiled kernel's tile where the call runs on it */
+      if (!trace) a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = tiles ? AP_TILE : 0;
+      CK_TRY((ap_batch_close<T, SR>(b)));
+      launches++;
+    }
+    return CK_OK;
+  };
+  if (st == CK_OK) st = run(0);
+  ap_scratch found;
+  if (st == CK_OK)
+    st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
+                       "reading the unbounded-cycle flag");
+  unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
+  if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused && n > AP_BATCH_MAX_N) {
+    /* the tiled kernel alone takes these pages: the first with an unbounded diagonal runs again
+     * on the rounds, which name its vertex as the call's 2-D calls of it would */
+    const size_t q = (size_t)(found.page_neg / n);
+    cycle = found.page_neg;
+    if (found.page_self == ULLONG_MAX || found.page_self / n > q) {
+      ck_apsp_part weights = p; /* W, or its copy where D overwrote it */
+      if (direct) weights.W = in;
+      st = ap_run_page<Tc, T, S>(a, weights, sc, q);
+      if (st != CK_OK) cycle = ULLONG_MAX; /* named, or failed */
+    }
+  } else if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused) {
+    /* again, looking at the diagonal after every step: the first step's smallest vertex, which
+     * the "cpu" kernel names (at the end other diagonals may be unbounded too, through it) */
+    const unsigned long long none = ULLONG_MAX;
+    st = ck_cuda_check(cudaMemcpy(&sc->page_neg, &none, sizeof none, cudaMemcpyHostToDevice),
+                       "clearing the unbounded-cycle flag");
+    if (st == CK_OK) st = run(1);
+    unsigned long long at = ULLONG_MAX; /* (page * n + step) * n + vertex */
+    if (st == CK_OK)
+      st = ck_cuda_check(cudaMemcpy(&at, &sc->page_neg, sizeof at, cudaMemcpyDeviceToHost),
+                         "reading the unbounded-cycle flag");
+    if (st == CK_OK && at != ULLONG_MAX) cycle = at / (n * n) * n + at % n;
+  }
+  const unsigned long long self = st == CK_OK ? found.page_self : ULLONG_MAX;
+  if (st == CK_OK && (found.refused & 2) && missed) *missed = true; /* the guess: ap_guess */
+  else if (st == CK_OK && found.refused)
+    st = ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
+  /* the first page with an unbounded path; a weight to itself before the rounds, as the cpu
+   * kernel sees it */
+  else if (self != ULLONG_MAX && (cycle == ULLONG_MAX || self / n <= cycle / n))
+    st = ap_unbounded(a, self, 1);
+  else if (st == CK_OK && cycle != ULLONG_MAX) st = ap_unbounded(a, cycle, 0);
+  if (st == CK_OK && !direct && !(missed && *missed)) {
+    ap_stage_out<T, Tc, S><<<grid_for(count, MP_THREADS), MP_THREADS>>>(X, (Tc *)p.D, p.P, count);
+    st = ck_cuda_check(cudaDeviceSynchronize(), "converting the paths");
+  }
+  if (st != CK_OK) (void)cudaDeviceSynchronize();
+  ck_dev_free(X);
+  a->plan->batched_runs = launches, a->plan->single_pages = 0;
+  return st;
+}
+
+#endif
