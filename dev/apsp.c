@@ -236,7 +236,7 @@ static void check_class(dev_check *c, ck_dtype t, uint64_t seed) {
 /* ---- pages: many graphs in one call ---- */
 
 /* Sizes of the paged checks: the batched kernel's, a block's (up to 128, ragged) and a
- * cluster's (129 to 256), and one past it, which (few pages) runs page by page. */
+ * cluster's (129 to 256), and one past it (with P page by page, D alone on the tiles). */
 static const size_t page_sizes[] = {1, 2, 17, 33, 65, 100, 128, 129, 200, 256, 257};
 #define NPAGE_SIZES (sizeof page_sizes / sizeof page_sizes[0])
 #define CHECK_PAGES 5

@@ -86,6 +86,18 @@
 %!  endfor
 %!endfunction
 
+%!function [W, C, CP, what, plan] = check_tiled (t, many)
+%!  ## D alone of many pages against the cpu kernel's, and whether the tiled kernel ran
+%!  [n, cls, sr, nonneg, tiled] = t{:};
+%!  what = sprintf ("%d pages of %d, %s %s", many, n, sr, cls);
+%!  W = pages_of (n, many, cls, sr, nonneg);
+%!  D = gpu_apsp (W, "semiring", sr);
+%!  plan = __cudakernels__ ("last_plan");
+%!  assert (isequal (plan.tile, [64 64 64] * tiled), what);
+%!  [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+%!  assert (isequal (D, C), what);
+%!endfunction
+
 %!test
 %! ## the cpu kernel takes pages too (page by page), on any machine: each page its own call,
 %! ## the shapes, and an unbounded cycle named by its page
@@ -130,7 +142,8 @@
 %! assert (plan.pages, 3); assert (plan.batched_runs, 1); assert (plan.single_pages, 0);
 
 %!testif ; gpu_available ()
-%! ## past the batched kernel: page by page on the rounds; integer-valued
+%! ## past the batched kernels: with P page by page on the rounds (D alone of
+%! ## two pages of 257 on the tiles, of 300 in double page by page); integer-valued
 %! ## single weights in their class on pages, on the integer words alone
 %! rand ("seed", 12);
 %! for c = {"single", "int16", "int32"}
@@ -188,14 +201,8 @@
 %!          {150, "uint8", "max.min", false, true}, {193, "single", "min.max", false, true}, ...
 %!          {140, "single", "max.*", false, true}, {130, "int16", "min.+", false, false}, ...
 %!          {160, "int32", "max.min", false, true}}
-%!   [n, cls, sr, nonneg, tiled] = t{1}{:};
-%!   what = sprintf ("%d pages of %d, %s %s", many, n, sr, cls);
-%!   W = pages_of (n, many, cls, sr, nonneg);
-%!   D = gpu_apsp (W, "semiring", sr);
-%!   plan = __cudakernels__ ("last_plan");
-%!   assert (isequal (plan.tile, [64 64 64] * tiled), what);
-%!   [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
-%!   assert (isequal (D, C), what);
+%!   [W, C, CP, what] = check_tiled (t{1}, many);
+%!   sr = t{1}{3};
 %!   [Dg, Pg] = gpu_apsp (gpu_array (W), "semiring", sr);
 %!   plan = __cudakernels__ ("last_plan");
 %!   assert (isequal (plan.tile, [0 0 0]), what);
@@ -239,16 +246,10 @@
 %!          {257, "int32", "min.+", true, true}, {400, "single", "max.+", false, true}, ...
 %!          {320, "uint8", "max.min", false, true}, {300, "int16", "min.+", false, false}, ...
 %!          {260, "double", "min.+", false, false}}
-%!   [n, cls, sr, nonneg, tiled] = t{1}{:};
-%!   what = sprintf ("%d pages of %d, %s %s", many, n, sr, cls);
-%!   W = pages_of (n, many, cls, sr, nonneg);
-%!   D = gpu_apsp (W, "semiring", sr);
-%!   plan = __cudakernels__ ("last_plan");
-%!   assert (isequal (plan.tile, [64 64 64] * tiled), what);
+%!   [W, C, ~, what, plan] = check_tiled (t{1}, many);
+%!   tiled = t{1}{5};
 %!   assert (isequal ([plan.batched_runs > 0, plan.single_pages], [tiled, many * ! tiled]), what);
-%!   C = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
-%!   assert (isequal (D, C), what);
-%!   if (n == 512)
+%!   if (t{1}{1} == 512)
 %!     assert (isequal (gather (gpu_apsp (gpu_array (W))), C), [what ", gpu_array"]);
 %!   endif
 %! endfor
@@ -274,14 +275,28 @@
 %! D2 = gpu_apsp (rand (300, 300, 2, "single"));
 %! plan = __cudakernels__ ("last_plan");
 %! assert ([plan.tile, plan.single_pages], [64 64 64 0]);
+%! ## shared by devices (here one GPU twice): 2-D calls, each the rows' shares
+%! W = W(:, :, 1:3);
+%! D = gpu_apsp (W, "devices", [1 1]);
+%! plan = __cudakernels__ ("last_plan");
+%! assert ([plan.tile, plan.single_pages], [0 0 0 3]);
+%! for q = 1:3
+%!   assert (isequal (D(:, :, q), gpu_apsp (W(:, :, q), "devices", [1 1])));
+%! endfor
 %! ## an unbounded cycle: its page runs again on the rounds, which name its vertex
 %! W = pages_of (300, many, "single", "min.+");
 %! W(1, 2, 7) = -100; W(2, 1, 7) = 1; W(5, 6, 9) = -100; W(6, 5, 9) = 1;
 %! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
 %!               "graph of page 7 has a negative cycle through vertex [12]\\>");
+%! __ck_expect_error__ (@() gpu_apsp (gpu_array (W)), "cudakernels:negativecycle",
+%!               "graph of page 7 has a negative cycle through vertex [12]\\>");
 %! W(3, 3, 5) = -1;   # a weight to itself in an earlier page, as the tiled kernel loads it
 %! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
 %!               "page 5 has a negative cycle: vertex 3 has a negative");
+%! W = pages_of (300, many, "single", "max.+");   # on a converted copy (-W)
+%! W(1, 2, 6) = 5; W(2, 1, 6) = 5;
+%! __ck_expect_error__ (@() gpu_apsp (W, "semiring", "max.+"), "cudakernels:positivecycle",
+%!               "graph of page 6 has a positive cycle through vertex [12]\\>");
 %! W = int16 (pages_of (270, many, "int16", "min.+"));
 %! W(1, 2, 4) = -100; W(2, 1, 4) = 1;   # in double, page by page
 %! __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",

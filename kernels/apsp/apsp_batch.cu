@@ -122,8 +122,8 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
 }
 
 /* About 2^33 pair updates a launch (a few ms at the rates measured): Ctrl-C is polled between.
- * The tiled kernel's launches take whole waves of two pages an SM at least (512 vertices: 264
- * pages on an H100, about 7 ms). */
+ * The tiled kernel's launches take a multiple of the SM count, two pages an SM at least (512
+ * vertices: 264 pages on an H100, about 5 ms), so that no launch leaves SMs idle. */
 size_t ap_batch_chunk(int n, bool tiles) {
   const double side = tiles ? (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) : ap_batch_np(n),
                per_page = side * side * (n < 1 ? 1 : n);

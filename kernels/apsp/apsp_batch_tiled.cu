@@ -1,23 +1,25 @@
-/* Graphs of 129 to AT_MAX_N (512) vertices, many in one launch, distances alone: blocked Floyd-Warshall on
- * each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of a pivot block,
- * apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds every page in
- * flight); each tile comes into registers, a 4 x 4 piece a thread (apsp_tile.cuh), for the step
- * that updates it. Round t of nb = ceil(n / AP_TILE):
+/* Graphs of 129 to AT_MAX_N (512) vertices, many in one launch, distances alone: blocked
+ * Floyd-Warshall on each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of
+ * a pivot block, apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds
+ * the pages in flight up to 256 vertices; past them partly); each tile comes into registers, a
+ * 4 x 4 piece a thread (apsp_tile.cuh), for the step that updates it. Round t of
+ * nb = ceil(n / AP_TILE):
  *   (t, t)   = D*, closed by plain Floyd-Warshall in registers (a barrier a step);
  *   (t, J)   = min ((t, J), D* (x) (t, J)), the row strip, kept in shared memory;
  *   (I, t)   = min ((I, t), (I, t) (x) D*), the column strip, a tile at a time;
  *   (I, J)   = min ((I, J), (I, t)' (x) (t, J)'), each row of tiles after its column strip tile.
  * All but the closure are products from shared memory; the cluster kernel's plain
  * Floyd-Warshall (apsp_batch_cluster.cu) spends half of each block's time waiting on the
- * round's owner. The terms are the 2-D rounds' (whole blocks combined), so the
- * distances are the "cpu" kernel's up to rounding where sums round; the paths, and the second
- * run that names an unbounded cycle's vertex, take the cluster kernel (plain order).
+ * round's owner. The terms are the 2-D rounds' (whole blocks combined), so the distances are
+ * the "cpu" kernel's up to rounding where sums round; the paths, and (up to 256 vertices) the
+ * second run that names an unbounded cycle's vertex, take the cluster kernel (plain order).
  *
  * Every element of a page belongs to one thread (its place in a tile is the same in every tile),
  * so the page needs no barrier of its own; round 0 reads each weight from in once, looked at as
- * ab_load_tile does, and every write goes to out. Two blocks share an SM (96 KB of shared
- * memory and up to 112 registers a thread each; three, in 64 KB with the row strip staged again
- * from L2 for each tile and 80 registers, ran 8% slower: doc/NOTES.md). */
+ * ab_load_tile does, and every write goes to out. A block takes nb + 2 tiles of shared memory
+ * (at_smem) and up to 112 registers a thread: two blocks an SM up to 320 vertices for 4-byte
+ * values (96 KB at 256), one past it (160 KB at 512); three, in 64 KB with the row strip staged
+ * again from L2 for each tile and 80 registers, ran 8% slower at 256 (doc/NOTES.md). */
 #include <limits.h>
 #include <math.h>
 
@@ -40,21 +42,19 @@
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
 
-/* Shared memory for pages of up to NT tile rows: D* by rows and by columns, the column strip's
- * tile by columns (the closure's row and column buffers lie there before it), and the row
- * strip's NT - 1 tiles by rows. Up to 256 vertices (NT 4): 96 KB for 4-byte values (two blocks
- * an SM on Hopper), 48 KB for 16-bit halves; up to 512 (NT 8): 160 and 80 KB. */
-template <class T, int NT> static constexpr size_t at_smem() {
+/* Shared memory for pages of nb tile rows: D* by rows and by columns, the column strip's tile by
+ * columns (the closure's row and column buffers lie there before it), and the row strip's
+ * nb - 1 tiles by rows. */
+template <class T> static size_t at_smem(int n) {
   static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
-  return (3 + NT - 1) * AC_TILE_ELEMS * sizeof(T);
+  const int nb = (n + AP_TILE - 1) / AP_TILE;
+  return (size_t)(3 + nb - 1) * AC_TILE_ELEMS * sizeof(T);
 }
-/* tile rows of the pages a launch takes: up to AP_BATCH_MAX_N vertices, or AT_MAX_N */
-#define AT_NT(n) ((n) <= AP_BATCH_MAX_N ? AP_BATCH_MAX_N / AP_TILE : AT_MAX_N / AP_TILE)
 
 /* The row strip's tile J of round t in shared memory (tile t is D* itself: no slot). */
 __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1; }
 
-template <class T, class SR, int NT>
+template <class T, class SR>
 __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b) {
   typedef ac_piece<T> Pc;
   extern __shared__ __align__(16) unsigned char at_smem_[];
@@ -137,23 +137,9 @@ template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
   if constexpr (!at_form<T>()) {
     return false;
   } else {
-    const size_t smem = b.n <= AP_BATCH_MAX_N ? at_smem<T, AT_NT(AP_BATCH_MAX_N)>()
-                                              : at_smem<T, AT_NT(AT_MAX_N)>();
     return !b.P && !b.trace && b.n > AT_MIN_N && b.n <= AT_MAX_N &&
-           ap_batch_tiles_enough(b.pages, b.n) && smem <= ck_device_block_smem();
+           ap_batch_tiles_enough(b.pages, b.n) && at_smem<T>(b.n) <= ck_device_block_smem();
   }
-}
-
-template <class T, class SR, int NT> static ck_status at_launch(const ap_batch<T> &b) {
-  const size_t smem = at_smem<T, NT>();
-  /* over the default 48 KB: raised for each call's device (it does not survive a reset) */
-  cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR, NT>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-  if (e == cudaSuccess) {
-    ab_close_tiled<T, SR, NT><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
-    e = cudaGetLastError();
-  }
-  return ck_cuda_check(e, "closing a batch of graphs by tiles");
 }
 
 template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
@@ -164,8 +150,18 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
     if (b.n > AT_MAX_N)
       return ck_fail(CK_ERR_INVALID, "batched graphs by tiles have up to %d vertices, not %d",
                      AT_MAX_N, b.n);
-    if (b.n <= AP_BATCH_MAX_N) return at_launch<T, SR, AT_NT(AP_BATCH_MAX_N)>(b);
-    return at_launch<T, SR, AT_NT(AT_MAX_N)>(b);
+    const size_t smem = at_smem<T>(b.n), most = at_smem<T>(AT_MAX_N),
+                 block = ck_device_block_smem();
+    /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
+     * one value whatever the launch's size, so that calls on other threads do not race */
+    cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)(most < block ? most : block));
+    if (e == cudaSuccess) {
+      ab_close_tiled<T, SR><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
+      e = cudaGetLastError();
+    }
+    return ck_cuda_check(e, "closing a batch of graphs by tiles");
   }
 }
 

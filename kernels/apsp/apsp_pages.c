@@ -88,9 +88,17 @@ static ck_status host_batches(ck_apsp_args *a) {
   return s;
 }
 
+/* Whether the plan runs the call on the current device alone: pages past the batched kernels
+ * that run as 2-D calls keep the devices those calls would share. */
+static int on_current_device(const ck_apsp_args *a) {
+  const ck_devices *d = a->plan ? &a->plan->devices : NULL;
+  return !d || d->count == 0 || (d->count == 1 && d->devices[0] == ck_device_current());
+}
+
 ck_status ck_apsp_pages(ck_apsp_args *a, ck_where where) {
   if (a->pages == 0 || a->n == 0) return CK_OK;
-  const int batched = a->n <= ck_apsp_batch_n() || (!a->P && a->n <= ck_apsp_tiles_n());
+  const int batched = a->n <= ck_apsp_batch_n() ||
+                      (!a->P && a->n <= ck_apsp_tiles_n() && on_current_device(a));
   if (a->kernel == CK_APSP_CPU || !batched) return page_by_page(a, where);
   CK_TRY(ck_device_init());
   if (where == CK_ON_HOST) return host_batches(a);

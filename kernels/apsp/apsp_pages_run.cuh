@@ -111,7 +111,6 @@ static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_
   unsigned long long self = ULLONG_MAX; /* page * n + vertex */
   CK_CUDA(cudaMemcpy(&self, &sc->page_self, sizeof self, cudaMemcpyDeviceToHost),
           "reading the survey");
-  a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = 0;
   a->plan->batched_runs = 0, a->plan->single_pages = a->pages;
   for (size_t q = 0; q < a->pages; q++) {
     if (q && a->cancelled && a->cancelled(a->ctx))
@@ -172,8 +171,8 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
                        0};
       if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
       b.tiles = tiles;
-      /* the plan notes the tiled kernel's tile where the call runs on it */
-      if (!trace) a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = tiles ? AP_TILE : 0;
+      /* the plan notes the tiled kernel's tile where a run of the call's pages takes it */
+      if (tiles) a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
       CK_TRY((ap_batch_close<T, SR>(b)));
       launches++;
     }
@@ -185,9 +184,10 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
     st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
                        "reading the unbounded-cycle flag");
   unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
-  if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused && n > AP_BATCH_MAX_N) {
-    /* the tiled kernel alone takes these pages: the first with an unbounded diagonal runs again
-     * on the rounds, which name its vertex as the call's 2-D calls of it would */
+  if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused && n > ck_apsp_batch_n()) {
+    /* no plain-order kernel takes these pages (past 256 vertices, or past 128 without
+     * clusters): the first with an unbounded diagonal runs again on the rounds, which name its
+     * vertex as the call's 2-D calls of it would */
     const size_t q = (size_t)(found.page_neg / n);
     cycle = found.page_neg;
     if (found.page_self == ULLONG_MAX || found.page_self / n > q) {
