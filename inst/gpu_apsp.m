@@ -75,17 +75,17 @@
 ## Floyd--Warshall, so @var{D} and @var{P} are the @qcode{"cpu"} kernel's, bit
 ## for bit, with or without @var{P} (up to the sign of a zero).  A 2-D call of
 ## that size runs there too.  One exception, which is faster: @var{D} alone of
-## many graphs of 129 to 512 vertices (at least half as many pages as the GPU
+## many graphs of 129 to 1024 vertices (at least half as many pages as the GPU
 ## has multiprocessors up to 256 vertices; past it from 2 pages at 300
-## vertices to 8 at 512, where a page alone on a multiprocessor is worth it;
-## where the work values take at most 4 bytes: single, and the integer classes
-## that run on 16-bit or 32-bit words, not those that run in double; where the
-## GPU gives a thread block the shared memory, 160 KB at 512 vertices; on the
-## selected GPU or the gpu_array's) runs by 64-wide blocks, a graph a thread
-## block, all in one launch or a few, and its distances are then the same up to
-## rounding where floating-point sums (or max.*'s products) round, as the
-## larger graphs' are.  Other pages of more than 256 vertices run one after the
-## other as 2-D calls.
+## vertices to 8 at 512 and 64 at 1024, where a page alone on a multiprocessor
+## is worth it; where the work values take at most 4 bytes: single, and the
+## integer classes that run on 16-bit or 32-bit words, not those that run in
+## double; where the GPU gives a thread block 80 KB of shared memory, 40 KB for
+## 16-bit words; on the selected GPU or the gpu_array's) runs by 64-wide blocks,
+## a graph a thread block, all in one launch or a few, and its distances are
+## then the same up to rounding where floating-point sums (or max.*'s products)
+## round, as the larger graphs' are.  Other pages of more than 256 vertices run
+## one after the other as 2-D calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
 ## and a vertex on the cycle.  Batched pages run on one GPU: the selected one,
 ## or the gpu_array's.

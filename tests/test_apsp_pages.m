@@ -6,7 +6,7 @@
 ## D and P bit for bit, for every semiring and class, at ragged sizes on the
 ## batched kernels (1 to 256 vertices: a block's, a cluster's, and for D alone
 ## of many pages the tiled kernel, whose fractions round in their own order),
-## D alone of many pages of up to 512 vertices on the tiled kernel alone, and
+## D alone of many pages of up to 1024 vertices on the tiled kernel alone, and
 ## past them (page by page on the rounds); the shapes
 ## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
 ## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
@@ -236,8 +236,8 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## distances alone of many pages of 257 to 512 vertices: the tiled kernel alone, eight
-%! ## tile rows; pages it does not take (8-byte values: int16 with a negative weight runs in
+%! ## distances alone of many pages of 257 to 1024 vertices: the tiled kernel alone (past
+%! ## 320 vertices of 4-byte values, part of the row strip staged again); pages it does not take (8-byte values: int16 with a negative weight runs in
 %! ## double; few pages) run on the rounds one by one, as 2-D calls of them would
 %! rand ("seed", 16);
 %! gpus = gpu_device ();
@@ -245,7 +245,8 @@
 %! for t = {{512, "single", "min.+", false, true}, {300, "int16", "min.+", true, true}, ...
 %!          {257, "int32", "min.+", true, true}, {400, "single", "max.+", false, true}, ...
 %!          {320, "uint8", "max.min", false, true}, {300, "int16", "min.+", false, false}, ...
-%!          {260, "double", "min.+", false, false}}
+%!          {260, "double", "min.+", false, false}, {700, "single", "min.+", false, true}, ...
+%!          {640, "int16", "min.+", true, true}}
 %!   [W, C, ~, what, plan] = check_tiled (t{1}, many);
 %!   tiled = t{1}{5};
 %!   assert (isequal ([plan.batched_runs > 0, plan.single_pages], [tiled, many * ! tiled]), what);

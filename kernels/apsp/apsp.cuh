@@ -302,7 +302,7 @@ ck_status ap_try_ranks(ck_apsp_args *a, const ck_apsp_part *parts, int count, in
  * on the rounds: apsp.cu). */
 #define AP_BATCH_MAX_N 256
 #define AP_BATCH_BLOCK_N 128 /* larger graphs take a cluster of blocks each */
-#define AT_MAX_N 512
+#define AT_MAX_N 1024
 /* in: the pages' work values, n x n each, one after the other (W itself where its values are
  * the work values, else a converted copy); out: where the work values of D go (may be in); P:
  * next hops or NULL; the pages page0 .. page0 + pages - 1 of the call; nopath: the work type's

@@ -1,4 +1,4 @@
-/* Graphs of 129 to AT_MAX_N (512) vertices, many in one launch, distances alone: blocked
+/* Graphs of 129 to AT_MAX_N (1024) vertices, many in one launch, distances alone: blocked
  * Floyd-Warshall on each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of
  * a pivot block, apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds
  * the pages in flight up to 256 vertices; past them partly); each tile comes into registers, a
@@ -17,9 +17,11 @@
  * Every element of a page belongs to one thread (its place in a tile is the same in every tile),
  * so the page needs no barrier of its own; round 0 reads each weight from in once, looked at as
  * ab_load_tile does, and every write goes to out. A block takes nb + 2 tiles of shared memory
- * (at_smem) and up to 112 registers a thread: two blocks an SM up to 320 vertices for 4-byte
- * values (96 KB at 256), one past it (160 KB at 512); three, in 64 KB with the row strip staged
- * again from L2 for each tile and 80 registers, ran 8% slower at 256 (doc/NOTES.md). */
+ * where they fit two blocks an SM (4-byte values: up to 320 vertices, 96 KB at 256), else as
+ * many of the row strip's tiles as leave room for one more, in which the others are staged
+ * again for each product that reads them (at_slots); up to 112 registers a thread, 128 where it
+ * stages. Three blocks an SM at 256, in 64 KB with the whole row strip staged again and 80
+ * registers, ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
 #include <math.h>
 
@@ -31,35 +33,55 @@
  * 0.844; 33 pages took it 0.30 ms, about what one page alone on an SM takes here. */
 #define AT_MIN_PAGES_PER_SM 0.5
 /* Past AP_BATCH_MAX_N vertices the others are 2-D calls on the rounds, 0.28 to 0.31 ms a page
- * of 300 to 512 vertices (H100, single), while a page alone on an SM takes here about its
- * share of the tiles' work, (n rounded up to whole tiles / 512)^3 of 2.2 ms (single: 512 x 8
- * pages 2.24 ms against 1.95 for 7 pages on the rounds; 300, padded to 320, x 8 pages 0.65 ms,
- * about two pages' time on the rounds): from this many pages at 512, scaled so, the tiles are
- * as fast or faster. */
+ * of 300 to 512 vertices (H100, single; 0.7 ms at 1024), while a page alone on an SM takes here
+ * about its share of the tiles' work, (n rounded up to whole tiles / 512)^3 of 2.2 ms (single:
+ * 512 x 8 pages 2.24 ms against 1.95 for 7 pages on the rounds; 300, padded to 320, x 8 pages
+ * 0.65 ms, about two pages' time on the rounds): from this many pages at 512, scaled so, the
+ * tiles are as fast or faster (past 512, where the rounds' time grows too, more than enough). */
 #define AT_MIN_PAGES_PAST 8
+#define AT_MIN_PAGES_PAST_N 512 /* ... at this many vertices */
 /* Graphs past this many vertices. At 128 the tiles ran 512 pages 15% faster than the block
  * kernel (single 0.185 against 0.221 ms, int16 0.134 against 0.144), but 100 and 80 vertices,
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
 
-/* Shared memory for pages of nb tile rows: D* by rows and by columns, the column strip's tile by
- * columns (the closure's row and column buffers lie there before it), and the row strip's
- * nb - 1 tiles by rows. */
-template <class T> static size_t at_smem(int n) {
-  static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
+/* The row strip's tiles a block keeps in shared memory for a launch of `pages` pages of n
+ * vertices (the others are staged again from the page, one at a time, in a tile of their own,
+ * for each product that reads them): all nb - 1 where they fit beside D* (by rows and by
+ * columns) and the column strip's tile, else as many as leave room for the staging tile; in two
+ * blocks an SM where the launch has more pages than SMs. Two blocks an SM ran 300 and 320
+ * vertices 15-23% faster than one, 512 (staging) 6%; one page an SM, staging ran 400 vertices
+ * 12% slower than keeping them all (doc/NOTES.md). */
+template <class T> static int at_slots(int n, size_t pages) {
   const int nb = (n + AP_TILE - 1) / AP_TILE;
-  return (size_t)(3 + nb - 1) * AC_TILE_ELEMS * sizeof(T);
+  const size_t tile = AC_TILE_ELEMS * sizeof(T), block = ck_device_block_smem(),
+               two = ck_device_sm_smem() / 2 - 1024,
+               room = pages > (size_t)ck_device_sms() && two < block ? two : block;
+  const int fit = (int)(room / tile);
+  return 3 + nb - 1 <= fit ? nb - 1 : fit - 4;
 }
 
-/* The row strip's tile J of round t in shared memory (tile t is D* itself: no slot). */
+/* Shared memory for pages of n vertices: D* by rows and by columns, the column strip's tile by
+ * columns (the closure's row and column buffers lie there before it), the row strip's kept
+ * tiles by rows and, where not all are kept, the staging tile. */
+template <class T> static size_t at_smem(int n, int slots) {
+  static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
+  const int nb = (n + AP_TILE - 1) / AP_TILE;
+  return (size_t)(3 + slots + (slots < nb - 1)) * AC_TILE_ELEMS * sizeof(T);
+}
+
+/* The row strip's tile J of round t among its nb - 1 tiles (tile t is D* itself). */
 __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1; }
 
-template <class T, class SR>
-__global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b) {
+/* STAGE: some of the row strip's tiles are not kept (at_slots); its own instance, as the
+ * staging took registers that cost the others' third block an SM for 16-bit halves. */
+template <class T, class SR, bool STAGE>
+__global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b, int slots) {
   typedef ac_piece<T> Pc;
   extern __shared__ __align__(16) unsigned char at_smem_[];
   T *Dr = (T *)at_smem_, *Dc = Dr + AC_TILE_ELEMS, *Cc = Dc + AC_TILE_ELEMS;
-  T *Rr = Cc + AC_TILE_ELEMS, *rowk = Cc, *colk = Cc + 2 * AP_TILE;
+  T *Rr = Cc + AC_TILE_ELEMS, *St = Rr + slots * AC_TILE_ELEMS, *rowk = Cc,
+    *colk = Cc + 2 * AP_TILE;
   int ty, tx;
   ac_place(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = (n + AP_TILE - 1) / AP_TILE;
@@ -91,13 +113,15 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
     ac_put_cols<T>(v, Dc, r0, c0);
     for (int J = 0; J < nb; J++) { /* the row strip */
       if (J == t) continue;
-      T *R = Rr + at_slot(J, t) * AC_TILE_ELEMS;
+      const int slot = at_slot(J, t);
+      const bool kept = !STAGE || slot < slots;
+      T *R = kept ? Rr + slot * AC_TILE_ELEMS : St;
       fetch(t, J);
       ac_put_rows<T>(v, R, r0, c0);
       __syncthreads(); /* D* and (t, J) in shared memory */
       ac_product<T, SR>(v, Dc, R, r0, c0);
       __syncthreads(); /* every thread done with (t, J) */
-      ac_put_rows<T>(v, R, r0, c0);
+      if (kept) ac_put_rows<T>(v, R, r0, c0);
       keep(t, J);
     }
     for (int I = 0; I < nb; I++) { /* each row of tiles after its column strip tile */
@@ -112,9 +136,19 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
       keep(I, t);
       __syncthreads();
       for (int J = 0; J < nb; J++) {
-        if (J == t) continue;
+        if (J == t || (STAGE && at_slot(J, t) >= slots)) continue;
         fetch(I, J);
         ac_product<T, SR>(v, Cc, Rr + at_slot(J, t) * AC_TILE_ELEMS, r0, c0);
+        keep(I, J);
+      }
+      for (int J = 0; STAGE && J < nb; J++) { /* the tiles not kept: (t, J)' staged again */
+        if (J == t || at_slot(J, t) < slots) continue;
+        fetch(t, J);     /* this thread's piece of it is what it stored */
+        __syncthreads(); /* every thread done with the last staged tile */
+        ac_put_rows<T>(v, St, r0, c0);
+        __syncthreads();
+        fetch(I, J);
+        ac_product<T, SR>(v, Cc, St, r0, c0);
         keep(I, J);
       }
     }
@@ -127,7 +161,7 @@ template <class T> static constexpr bool at_form() { return sizeof(T) <= 4; }
 
 bool ap_batch_tiles_enough(size_t pages, int n) {
   if (n > AP_BATCH_MAX_N) {
-    const double side = (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) / AT_MAX_N;
+    const double side = (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) / AT_MIN_PAGES_PAST_N;
     return (double)pages >= ceil(AT_MIN_PAGES_PAST * side * side * side);
   }
   return (double)pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
@@ -137,8 +171,10 @@ template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
   if constexpr (!at_form<T>()) {
     return false;
   } else {
-    return !b.P && !b.trace && b.n > AT_MIN_N && b.n <= AT_MAX_N &&
-           ap_batch_tiles_enough(b.pages, b.n) && at_smem<T>(b.n) <= ck_device_block_smem();
+    if (b.P || b.trace || b.n <= AT_MIN_N || b.n > AT_MAX_N) return false;
+    const int slots = at_slots<T>(b.n, b.pages);
+    return slots >= 1 && ap_batch_tiles_enough(b.pages, b.n) &&
+           at_smem<T>(b.n, slots) <= ck_device_block_smem();
   }
 }
 
@@ -150,15 +186,16 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
     if (b.n > AT_MAX_N)
       return ck_fail(CK_ERR_INVALID, "batched graphs by tiles have up to %d vertices, not %d",
                      AT_MAX_N, b.n);
-    const size_t smem = at_smem<T>(b.n), most = at_smem<T>(AT_MAX_N),
-                 block = ck_device_block_smem();
+    const int slots = at_slots<T>(b.n, b.pages);
+    const size_t smem = at_smem<T>(b.n, slots);
     /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
      * one value whatever the launch's size, so that calls on other threads do not race */
-    cudaError_t e = cudaFuncSetAttribute(ab_close_tiled<T, SR>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)(most < block ? most : block));
+    const int nb = (b.n + AP_TILE - 1) / AP_TILE;
+    auto kernel = slots < nb - 1 ? ab_close_tiled<T, SR, true> : ab_close_tiled<T, SR, false>;
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)ck_device_block_smem());
     if (e == cudaSuccess) {
-      ab_close_tiled<T, SR><<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b);
+      kernel<<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b, slots);
       e = cudaGetLastError();
     }
     return ck_cuda_check(e, "closing a batch of graphs by tiles");

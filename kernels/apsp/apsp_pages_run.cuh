@@ -1,6 +1,6 @@
 /* Part of apsp.cu's translation unit, included there after the rounds' driver (ap_run_rounds,
  * ap_scratch, ap_load): pages, many small graphs in one call. The batched kernels take graphs of
- * up to 256 vertices, the tiled kernel D alone of many graphs of up to 512 (apsp_batch*.cu), in
+ * up to 256 vertices, the tiled kernel D alone of many graphs of up to 1024 (apsp_batch*.cu), in
  * launches of a few ms with Ctrl-C polled between; the pages they do not take run one by one on
  * the rounds. An error about one page names it. */
 #ifndef CK_APSP_PAGES_RUN_CUH

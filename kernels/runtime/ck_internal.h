@@ -40,6 +40,8 @@ int ck_device_sms(void);
 /* The shared memory a block of the current device may take (opting in), asked once per device
  * (48 KB if it cannot be had). */
 size_t ck_device_block_smem(void);
+/* ... and an SM holds for all its blocks (64 KB if it cannot be had). */
+size_t ck_device_sm_smem(void);
 /* Whether the current device launches thread-block clusters and `kernel` (a __global__
  * function) was built for a GPU that has them (a PTX build for an older one has no cluster
  * code); the callers keep the answer a device. */
