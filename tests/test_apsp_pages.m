@@ -236,9 +236,10 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## distances alone of many pages of 257 to 1024 vertices: the tiled kernel alone (past
-%! ## 320 vertices of 4-byte values, part of the row strip staged again); pages it does not take (8-byte values: int16 with a negative weight runs in
-%! ## double; few pages) run on the rounds one by one, as 2-D calls of them would
+%! ## distances alone of many pages of 257 to 1024 vertices: the tiled kernel alone (part
+%! ## of the row strip staged again where it does not fit: below); pages it does not take
+%! ## (8-byte values: int16 with a negative weight runs in double; few pages) run on the
+%! ## rounds one by one, as 2-D calls of them would
 %! rand ("seed", 16);
 %! gpus = gpu_device ();
 %! many = ceil (gpus([gpus.selected]).multiprocessors / 2) + 3;
@@ -254,6 +255,14 @@
 %!     assert (isequal (gather (gpu_apsp (gpu_array (W))), C), [what ", gpu_array"]);
 %!   endif
 %! endfor
+%! ## more pages than SMs of 400 vertices: two blocks an SM, part of the row strip staged
+%! ## again for each product; the same bits as with every tile kept (fewer pages)
+%! sms = gpus([gpus.selected]).multiprocessors;
+%! check_tiled ({400, "single", "min.+", false, true}, sms + 8);
+%! W = rand (400, 400, sms + 8, "single") * 10; W(W > 5) = Inf;
+%! D = gpu_apsp (W);
+%! assert (isequal (D(:, :, 1:9), gpu_apsp (W(:, :, 1:9))));
+%! assert (isequal (D(:, :, end), gpu_apsp (W(:, :, end - 8:end))(:, :, end)));
 %! ## fractions within a few units of the cpu kernel's
 %! W = rand (300, 300, many, "single") * 10; W(W > 5) = Inf;
 %! D = gpu_apsp (W);

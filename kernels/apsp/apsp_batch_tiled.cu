@@ -55,10 +55,18 @@
 template <class T> static int at_slots(int n, size_t pages) {
   const int nb = (n + AP_TILE - 1) / AP_TILE;
   const size_t tile = AC_TILE_ELEMS * sizeof(T), block = ck_device_block_smem(),
-               two = ck_device_sm_smem() / 2 - 1024,
-               room = pages > (size_t)ck_device_sms() && two < block ? two : block;
-  const int fit = (int)(room / tile);
-  return 3 + nb - 1 <= fit ? nb - 1 : fit - 4;
+               sm = ck_device_sm_smem();
+  auto in = [&](size_t room) {
+    const int fit = (int)(room / tile);
+    return 3 + nb - 1 <= fit ? nb - 1 : fit - 4;
+  };
+  /* two blocks an SM only where that keeps a tile of the row strip (GPUs of 100 KB an SM keep
+   * none: one block there, as before the staging) */
+  if (pages > (size_t)ck_device_sms() && sm / 2 > 1024 && sm / 2 - 1024 < block) {
+    const int two = in(sm / 2 - 1024);
+    if (two >= 1) return two;
+  }
+  return in(block);
 }
 
 /* Shared memory for pages of n vertices: D* by rows and by columns, the column strip's tile by
@@ -143,7 +151,9 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
       }
       for (int J = 0; STAGE && J < nb; J++) { /* the tiles not kept: (t, J)' staged again */
         if (J == t || at_slot(J, t) < slots) continue;
-        fetch(t, J);     /* this thread's piece of it is what it stored */
+        /* this thread's piece of it is what it stored, from out (in round 0 too, where fetch
+         * would read the weights) */
+        ab_fetch_tile<T, AC_TT, AC_TT>(v, out, n, b.nopath, t * AP_TILE + r0, J * AP_TILE + c0);
         __syncthreads(); /* every thread done with the last staged tile */
         ac_put_rows<T>(v, St, r0, c0);
         __syncthreads();
@@ -188,6 +198,8 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
                      AT_MAX_N, b.n);
     const int slots = at_slots<T>(b.n, b.pages);
     const size_t smem = at_smem<T>(b.n, slots);
+    if (slots < 1 || smem > ck_device_block_smem())
+      return ck_fail(CK_ERR_INVALID, "graphs of %d vertices by tiles need more shared memory", b.n);
     /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
      * one value whatever the launch's size, so that calls on other threads do not race */
     const int nb = (b.n + AP_TILE - 1) / AP_TILE;
