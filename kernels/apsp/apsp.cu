@@ -22,7 +22,6 @@
  * product exceeds 1 is unbounded). */
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 #include <type_traits>
 
 #include "apsp_problem.cuh"
@@ -254,8 +253,11 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
 template <class Tc, class T, int S>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
                         bool *missed = nullptr) {
-  if (ap_batched(a, count) && (a->n <= ck_apsp_batch_n() || ap_tiles<T>(a, parts[0].P, 0)))
-    return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], missed);
+  if (ap_batched(a, count)) {
+    const bool tiles = ap_tiles<T>(a, parts[0].P);
+    if (a->n <= ck_apsp_batch_n() || tiles)
+      return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed);
+  }
   if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
   if (missed) return *missed = true, CK_OK;
   return ap_run_page_by_page<Tc, T, S>(a, parts[0], sc[0]);
@@ -318,12 +320,9 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                       : std::is_same<Tg, uint32_t>::value ? CK_UINT32
                                                           : a->t;
       bool missed = false;
-      int tile[3];
-      memcpy(tile, a->plan->tile, sizeof tile);
       CK_TRY(ap_scratch_init(parts, count, sc, f));
       const ck_status st = ap_run<Tc, Tg, S>(a, parts, count, sc, &missed);
       if (st != CK_OK || !missed) return st;
-      memcpy(a->plan->tile, tile, sizeof tile); /* the run that counts is the next */
     }
   }
   CK_TRY((ap_survey_all<Tc, S>(a, parts, count, sc, f)));

@@ -125,7 +125,7 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
  * The tiled kernel's launches take a multiple of the SM count, two pages an SM at least (512
  * vertices: 264 pages on an H100, about 5 ms), so that no launch leaves SMs idle. */
 size_t ap_batch_chunk(int n, bool tiles) {
-  const double side = tiles ? (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) : ap_batch_np(n),
+  const double side = tiles ? (double)round_up((size_t)n, AP_TILE) : ap_batch_np(n),
                per_page = side * side * (n < 1 ? 1 : n);
   double pages = 8589934592.0 / per_page;
   if (tiles) {

@@ -45,6 +45,9 @@
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
 
+/* Tile rows of a page of n vertices. */
+__host__ __device__ static inline int at_rows(int n) { return (n + AP_TILE - 1) / AP_TILE; }
+
 /* The row strip's tiles a block keeps in shared memory for a launch of `pages` pages of n
  * vertices (the others are staged again from the page, one at a time, in a tile of their own,
  * for each product that reads them): all nb - 1 where they fit beside D* (by rows and by
@@ -53,7 +56,7 @@
  * vertices 15-23% faster than one, 512 (staging) 6%; one page an SM, staging ran 400 vertices
  * 12% slower than keeping them all (doc/NOTES.md). */
 template <class T> static int at_slots(int n, size_t pages) {
-  const int nb = (n + AP_TILE - 1) / AP_TILE;
+  const int nb = at_rows(n);
   const size_t tile = AC_TILE_ELEMS * sizeof(T), block = ck_device_block_smem(),
                sm = ck_device_sm_smem();
   auto in = [&](size_t room) {
@@ -74,7 +77,7 @@ template <class T> static int at_slots(int n, size_t pages) {
  * tiles by rows and, where not all are kept, the staging tile. */
 template <class T> static size_t at_smem(int n, int slots) {
   static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
-  const int nb = (n + AP_TILE - 1) / AP_TILE;
+  const int nb = at_rows(n);
   return (size_t)(3 + slots + (slots < nb - 1)) * AC_TILE_ELEMS * sizeof(T);
 }
 
@@ -92,7 +95,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
     *colk = Cc + 2 * AP_TILE;
   int ty, tx;
   ac_place(ty, tx);
-  const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = (n + AP_TILE - 1) / AP_TILE;
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = at_rows(n);
   const size_t q = blockIdx.x, nn = (size_t)n * n, page = b.page0 + q;
   const T *in = b.in + q * nn;
   T *out = b.out + q * nn;
@@ -171,7 +174,7 @@ template <class T> static constexpr bool at_form() { return sizeof(T) <= 4; }
 
 bool ap_batch_tiles_enough(size_t pages, int n) {
   if (n > AP_BATCH_MAX_N) {
-    const double side = (double)((n + AP_TILE - 1) / AP_TILE * AP_TILE) / AT_MIN_PAGES_PAST_N;
+    const double side = (double)at_rows(n) * AP_TILE / AT_MIN_PAGES_PAST_N;
     return (double)pages >= ceil(AT_MIN_PAGES_PAST * side * side * side);
   }
   return (double)pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
@@ -202,7 +205,7 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
       return ck_fail(CK_ERR_INVALID, "graphs of %d vertices by tiles need more shared memory", b.n);
     /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
      * one value whatever the launch's size, so that calls on other threads do not race */
-    const int nb = (b.n + AP_TILE - 1) / AP_TILE;
+    const int nb = at_rows(b.n);
     auto kernel = slots < nb - 1 ? ab_close_tiled<T, SR, true> : ab_close_tiled<T, SR, false>;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)ck_device_block_smem());

@@ -3,8 +3,8 @@
  *
  * On the GPU, graphs of up to ck_apsp_batch_n () vertices run on the batched kernels
  * (apsp_batch.cu), and D alone of up to ck_apsp_tiles_n () on the tiled kernel where it takes
- * them (else one by one on the rounds: apsp.cu), every page of the call in one launch or a few
- * (apsp.cu, ap_run_pages): device arrays whole and in place, host arrays in runs of pages that
+ * them (else one by one on the rounds), every page of the call in one launch or a few
+ * (apsp_pages_run.cuh, ap_run_pages): device arrays whole and in place, host arrays in runs of pages that
  * fit a share of the device's free memory, each run uploaded, closed and downloaded. Larger
  * graphs, and the "cpu" kernel, run page by page as 2-D calls. An error about one page (an
  * unbounded cycle) names it. */

@@ -77,10 +77,10 @@ __global__ void ap_stage_out(const T *X, Tc *D, int32_t *P, size_t count) {
 }
 
 /* Whether the call's pages run on the tiled kernel in work type T (ap_batch_tiles), for all
- * its launches. */
-template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P, int trace) {
+ * its launches but the plain-order second run's. */
+template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P) {
   ap_batch<T> all = {};
-  all.pages = ap_pages(a), all.n = (int)a->n, all.P = P, all.trace = trace;
+  all.pages = ap_pages(a), all.n = (int)a->n, all.P = P;
   return ap_batch_tiles(all);
 }
 
@@ -122,10 +122,11 @@ static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_
   return CK_OK;
 }
 
-/* Every page on the batched kernel, in launches of ap_batch_chunk pages with Ctrl-C polled
- * between them; an unbounded cycle in any page fails the call, naming the first such page. */
+/* Every page on the batched kernels (tiles: the tiled kernel, ap_tiles), in launches of
+ * ap_batch_chunk pages with Ctrl-C polled between them; an unbounded cycle in any page fails
+ * the call, naming the first such page. */
 template <class Tc, class T, int S>
-static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc,
+static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, bool tiles,
                               bool *missed) {
   typedef typename ap_problem<S>::SR SR;
   constexpr bool direct = ap_as_they_lie<Tc, T, S>();
@@ -149,8 +150,8 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
       ap_stage_in<Tc, T, S>
           <<<grid_for(count, MP_THREADS), MP_THREADS>>>((const Tc *)p.W, X, count, nopath);
     CK_CUDA(cudaGetLastError(), "converting the weights");
-    const bool tiles = ap_tiles<T>(a, p.P, trace); /* decided once for every launch */
-    const size_t chunk = ap_batch_chunk((int)n, tiles);
+    const bool tiled = tiles && !trace; /* the second run keeps the plain order */
+    const size_t chunk = ap_batch_chunk((int)n, tiled);
     for (size_t q0 = 0; q0 < pages; q0 += chunk) {
       if (q0) CK_CUDA(cudaDeviceSynchronize(), "closing the graphs");
       if (a->cancelled && a->cancelled(a->ctx))
@@ -170,9 +171,7 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
                        0,
                        0};
       if (checks) b.refused = &sc->refused, b.self = &sc->page_self;
-      b.tiles = tiles;
-      /* the plan notes the tiled kernel's tile where a run of the call's pages takes it */
-      if (tiles) a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
+      b.tiles = tiled;
       CK_TRY((ap_batch_close<T, SR>(b)));
       launches++;
     }
@@ -225,6 +224,10 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
   if (st != CK_OK) (void)cudaDeviceSynchronize();
   ck_dev_free(X);
   a->plan->batched_runs = launches, a->plan->single_pages = 0;
+  /* the plan notes the tiled kernel's tile where a run of the call's pages took it (not a
+   * guess that missed: the survey's run is the call's) */
+  if (tiles && !(missed && *missed))
+    a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
   return st;
 }
 
