@@ -37,7 +37,25 @@ static int ap_batch_np(int n) {
   return np;
 }
 
-template <class T, class SR, int TT, bool ARG, int MAXT>
+/* 16-bit values keep column k in A words (ab_word) from graphs of this many vertices, padded:
+ * 64 x 4096 pages took 0.117-0.120 ms against 0.132-0.137 (P 0.421-0.423 against 0.436-0.455),
+ * but 16 x 65536 0.105 against 0.088-0.095 (H100, two runs each alternating; 128 x 512 the
+ * same). */
+#define AB_WIDE_NP 64
+
+/* The column buffer's element: A words where WIDE, else the values. */
+template <class T, bool WIDE>
+using ab_col_t = typename std::conditional<WIDE, typename ab_word<T>::A, T>::type;
+
+/* A graph's buffers in shared memory: row k and column k of two steps, with paths the column's
+ * next hops (after every graph's). */
+template <class T, bool WIDE>
+__host__ __device__ constexpr size_t ab_graph_smem(int np, bool paths) {
+  return (size_t)np *
+         (2 * sizeof(T) + 2 * sizeof(ab_col_t<T, WIDE>) + (paths ? 2 * sizeof(int) : 0));
+}
+
+template <class T, class SR, int TT, bool ARG, int MAXT, bool WIDE>
 __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, int group) {
   typedef ab_word<T> Wd;
   typedef typename Wd::W W;
@@ -48,8 +66,11 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
   const size_t q = (size_t)blockIdx.x * (blockDim.x / group) + g; /* the page in this launch */
   const bool live = q < b.pages;
   /* this graph's buffers: row k and column k of two steps, the column's next hops */
-  T *rowk = (T *)ab_smem + (size_t)g * 4 * np, *colk = rowk + 2 * np;
-  int *nxk = (int *)((T *)ab_smem + (size_t)(blockDim.x / group) * 4 * np) + (size_t)g * 2 * np;
+  typedef ab_col_t<T, WIDE> A;
+  constexpr int PER = 2 + 2 * (int)(sizeof(A) / sizeof(T)); /* values of T a vertex */
+  T *rowk = (T *)ab_smem + (size_t)g * PER * np;
+  A *colk = (A *)(rowk + 2 * np);
+  int *nxk = (int *)((T *)ab_smem + (size_t)(blockDim.x / group) * PER * np) + (size_t)g * 2 * np;
   const size_t nn = (size_t)n * n;
   W v[TT][WN];
   int nx[TT][TT];
@@ -59,29 +80,32 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
    * splitting and lengthening the tile's store after the steps */
   /* row 0 and column 0 for step 0 */
   if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TT), v[0]);
-  if (tx == 0) ab_put_column<T, TT, TT, ARG>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
+  if (tx == 0) ab_put_column<T, TT, TT, ARG, A>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
   ab_step_barrier(group);
   for (int k0 = 0; k0 < n; k0 += TT) {
 #pragma unroll
     for (int kk = 0; kk < TT; kk++) {
       const int k = k0 + kk, buf = k & 1;
-      /* row k's words over this tile's columns, column k's values over its rows */
+      /* row k's words over this tile's columns, column k over its rows */
       W bw[WN];
-      T a[TT];
+      A a[TT];
       int nk[TT];
       ab_lds<W, WN>(bw, (const W *)(rowk + buf * np + tx * TT));
-      ab_lds<T, TT>(a, colk + buf * np + ty * TT);
+      ab_lds<A, TT>(a, colk + buf * np + ty * TT);
       if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
 #pragma unroll
-      for (int i = 0; i < TT; i++) ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      for (int i = 0; i < TT; i++) {
+        if constexpr (WIDE) ab_step_row_w<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+        else ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      }
       if (b.trace && live && tx == ty)
         ab_trace<T, SR, TT, TT>(v, b, b.page0 + q, k, ty * TT, tx * TT);
       /* row and column k + 1 as they stand now, for the next step */
       const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
       if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
       if (tx == k1 / TT)
-        ab_put_column<T, TT, TT, ARG>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
-                                      kk1);
+        ab_put_column<T, TT, TT, ARG, A>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
+                                         kk1);
       ab_step_barrier(group);
     }
   }
@@ -90,15 +114,21 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
                                       tx * TT, b.page0 + q, b.trace ? NULL : b.cycle);
 }
 
-template <class T, class SR, int TT, bool ARG, int MAXT>
-static ck_status ab_launch(const ap_batch<T> &b, int np) {
+template <class T, class SR, int TT, bool ARG, int MAXT, bool WIDE>
+static ck_status ab_launch_as(const ap_batch<T> &b, int np) {
   const int group = (np / TT) * (np / TT);
   const int threads = group > AP_BATCH_THREADS ? group : AP_BATCH_THREADS;
   const size_t per_block = (size_t)(threads / group);
-  const size_t smem = per_block * np * (4 * sizeof(T) + (ARG ? 2 * sizeof(int) : 0));
+  const size_t smem = per_block * ab_graph_smem<T, WIDE>(np, ARG);
   const size_t blocks = (b.pages + per_block - 1) / per_block;
-  ab_close<T, SR, TT, ARG, MAXT><<<(unsigned)blocks, threads, smem, b.st>>>(b, np, group);
+  ab_close<T, SR, TT, ARG, MAXT, WIDE><<<(unsigned)blocks, threads, smem, b.st>>>(b, np, group);
   return ck_cuda_check(cudaGetLastError(), "closing a batch of graphs");
+}
+template <class T, class SR, int TT, bool ARG, int MAXT>
+static ck_status ab_launch(const ap_batch<T> &b, int np) {
+  if constexpr (ab_word<T>::PK == 2)
+    if (np >= AB_WIDE_NP) return ab_launch_as<T, SR, TT, ARG, MAXT, true>(b, np);
+  return ab_launch_as<T, SR, TT, ARG, MAXT, false>(b, np);
 }
 
 template <class T, class SR, bool ARG> static ck_status ab_launch_np(const ap_batch<T> &b, int np) {

@@ -8,28 +8,40 @@
 
 #include "apsp.cuh"
 
-/* The word the tile holds: two 16-bit values a 32-bit word (PK 2), the others themselves. */
+/* The word the tile holds: two 16-bit values a 32-bit word (PK 2), the others themselves; and
+ * the word a column value takes in a step (A): a 16-bit value in both halves of a word, the
+ * others themselves. Columns kept in shared memory as A words spare the byte permute that
+ * widened each value for every step: a third of the integer instructions beside two DPX each
+ * (ncu, H100, pages of 16-bit values). */
 template <class T> struct ab_word {
   typedef T W;
+  typedef T A;
   static constexpr int PK = 1;
 };
 template <> struct ab_word<uint16_t> {
   typedef uint32_t W;
+  typedef uint32_t A;
   static constexpr int PK = 2;
 };
 
-/* One value of column k against the words of row k, into the tile's words v (and next hops nx
- * from nk, the column's next hop, with paths). */
+/* Column value x as its A word. */
+template <class T> __device__ __forceinline__ typename ab_word<T>::A ab_wide(T x) {
+  if constexpr (ab_word<T>::PK == 2) return (uint32_t)x | (uint32_t)x << 16;
+  else return x;
+}
+
+/* One value of column k, as its A word, against the words of row k, into the tile's words v
+ * (and next hops nx from nk, the column's next hop, with paths). */
 template <class T, class SR, int TT, bool ARG>
 __device__ __forceinline__ void
-ab_step_row(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT], T a,
-            const typename ab_word<T>::W (&b)[TT / ab_word<T>::PK], int nk) {
+ab_step_row_w(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT],
+              typename ab_word<T>::A aw, const typename ab_word<T>::W (&b)[TT / ab_word<T>::PK],
+              int nk) {
   typedef ab_word<T> Wd;
   constexpr int WN = TT / Wd::PK;
 #pragma unroll
   for (int j = 0; j < WN; j++) {
     if constexpr (std::is_same<T, uint16_t>::value) {
-      const uint32_t aw = (uint32_t)a | (uint32_t)a << 16;
       const uint32_t now = SR::step_u16x2(aw, b[j], v[j]);
       if (ARG) {
         const uint32_t moved = __vcmpne2(now, v[j]);
@@ -38,11 +50,11 @@ ab_step_row(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT], T a
       }
       v[j] = now;
     } else if constexpr (std::is_same<T, uint32_t>::value) {
-      const uint32_t now = SR::step_u32(a, b[j], v[j]);
+      const uint32_t now = SR::step_u32(aw, b[j], v[j]);
       if (ARG) nx[j] = now != v[j] ? nk : nx[j];
       v[j] = now;
     } else {
-      const T t = SR::mul::term(a, b[j]);
+      const T t = SR::mul::term(aw, b[j]);
       if (ARG) SR::add::take(v[j], nx[j], t, nk);
       else if constexpr (std::is_same<T, float>::value) v[j] = SR::add::pick(v[j], t);
       else
@@ -52,8 +64,17 @@ ab_step_row(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT], T a
   }
 }
 
-/* N values from shared memory at src into registers, in 16-, 8- or 4-byte pieces (src aligned to
- * the piece: every row and column piece of a tile is), and back. Scalar loads of a tile's row
+/* ... and a value of column k itself. */
+template <class T, class SR, int TT, bool ARG>
+__device__ __forceinline__ void
+ab_step_row(typename ab_word<T>::W (&v)[TT / ab_word<T>::PK], int (&nx)[TT], T a,
+            const typename ab_word<T>::W (&b)[TT / ab_word<T>::PK], int nk) {
+  ab_step_row_w<T, SR, TT, ARG>(v, nx, ab_wide<T>(a), b, nk);
+}
+
+/* N values at src (shared or global memory) into registers, in 16-, 8- or 4-byte pieces (src
+ * aligned to the piece: every row and column piece of a tile in shared memory is, a page's row
+ * pieces where ac_whole_rows says so), and back. Scalar loads of a tile's row
  * and column made a graph's steps bound by shared memory (4 loads a row, and two-way bank
  * conflicts): 88% of its bandwidth at 34% of the arithmetic's issue rate. */
 template <class T, int N> struct ab_piece {
@@ -104,19 +125,22 @@ __device__ __forceinline__ void ab_set(typename ab_word<T>::W (&w)[TT / ab_word<
   }
 }
 
-/* Column c of a TM x TN tile, and of its next hops, into a step's buffers. */
-template <class T, int TM, int TN, bool ARG>
+/* Column c of a TM x TN tile, and of its next hops, into a step's buffers: as values (C = T) or
+ * as A words (C = ab_word<T>::A). */
+template <class T, int TM, int TN, bool ARG, class C = T>
 __device__ __forceinline__ void
-ab_put_column(T *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+ab_put_column(C *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
               const int (&nx)[TM][TN], int c) {
-  T cv[TM];
+  C cv[TM];
   int cn[TM];
 #pragma unroll
   for (int i = 0; i < TM; i++) {
-    cv[i] = ab_at<T, TN>(v[i], c);
+    if constexpr (ab_word<T>::PK == 2 && sizeof(C) == 4)
+      cv[i] = __byte_perm(v[i][c / 2], 0, c % 2 ? 0x3232 : 0x1010);
+    else cv[i] = ab_at<T, TN>(v[i], c);
     cn[i] = nx[i][c];
   }
-  ab_sts<T, TM>(col, cv);
+  ab_sts<C, TM>(col, cv);
   if (ARG) ab_sts<int, TM>(ncol, cn);
 }
 
@@ -127,17 +151,25 @@ ab_put_column(T *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_w
 template <class T, class SR, int TM, int TN, bool ARG>
 __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
                                              int (&nx)[TM][TN], const ap_batch<T> &b, const T *in,
-                                             size_t page, int r0, int c0, bool live) {
+                                             size_t page, int r0, int c0, bool live,
+                                             bool whole = false) {
   const int n = b.n;
 #pragma unroll
   for (int i = 0; i < TM; i++) {
     const int r = r0 + i;
+    /* whole: the caller found n a multiple of TN and every row piece aligned to its size
+     * (ac_whole_rows, for TN = AC_TT), so a piece that starts in the graph lies in it whole and
+     * is read at once (c0 + TN <= n in place of c0 < n cost the 16-bit min.max staging instance
+     * 8 bytes of spills) */
+    const bool row = whole && live && r < n && c0 < n;
+    T raw[TN];
+    if (row) ab_lds<T, TN>(raw, in + (size_t)r * n + c0);
 #pragma unroll
     for (int j = 0; j < TN; j++) {
       const int c = c0 + j;
       T x = b.nopath;
       if (live && r < n && c < n) {
-        x = in[(size_t)r * n + c];
+        x = row ? raw[j] : in[(size_t)r * n + c];
         if constexpr (std::is_floating_point<T>::value) {
           if (b.refused) {
             if (x != x || (std::is_same<SR, sr_min_plus>::value && x == -(T)INFINITY))

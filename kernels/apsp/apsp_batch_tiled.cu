@@ -16,12 +16,15 @@
  *
  * Every element of a page belongs to one thread (its place in a tile is the same in every tile),
  * so the page needs no barrier of its own; round 0 reads each weight from in once, looked at as
- * ab_load_tile does, and every write goes to out. A block takes nb + 2 tiles of shared memory
- * where they fit two blocks an SM (4-byte values: up to 320 vertices, 96 KB at 256), else as
- * many of the row strip's tiles as leave room for one more, in which the others are staged
- * again for each product that reads them (at_slots); up to 112 registers a thread, 128 where it
- * stages. Three blocks an SM at 256, in 64 KB with the whole row strip staged again and 80
- * registers, ran 8% slower (doc/NOTES.md). */
+ * ab_load_tile does, and every write goes to out; where n is a multiple of a piece's side, a
+ * piece's rows move in one vector access each (ac_whole_rows). A block takes nb + 2 tiles of
+ * shared memory (the products' A operands in A words: 16-bit values in both halves of a word,
+ * ab_word) where they fit two blocks an SM (4-byte values: up to 320 vertices, 96 KB at 256),
+ * else as many of the row strip's tiles as leave room for one more, in which the others are
+ * staged again for each product that reads them (at_slots). 4-byte values take up to 123
+ * registers a thread on sm_90, 128 where it stages; 16-bit halves 80, three blocks an SM on
+ * Hopper (at_blocks). Three blocks an SM of 4-byte values at 256, in 64 KB with the whole row strip staged again and 80 registers,
+ * ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
 #include <math.h>
 
@@ -55,13 +58,18 @@ __host__ __device__ static inline int at_rows(int n) { return (n + AP_TILE - 1) 
  * blocks an SM where the launch has more pages than SMs. Two blocks an SM ran 300 and 320
  * vertices 15-23% faster than one, 512 (staging) 6%; one page an SM, staging ran 400 vertices
  * 12% slower than keeping them all (doc/NOTES.md). */
+/* The shared memory every block takes: D* by rows (values) and by columns, and the column
+ * strip's tile by columns (A words). */
+template <class T> static size_t at_fixed() {
+  return AC_TILE_ELEMS * (sizeof(T) + 2 * sizeof(typename ac_piece<T>::A));
+}
 template <class T> static int at_slots(int n, size_t pages) {
   const int nb = at_rows(n);
   const size_t tile = AC_TILE_ELEMS * sizeof(T), block = ck_device_block_smem(),
                sm = ck_device_sm_smem();
   auto in = [&](size_t room) {
-    const int fit = (int)(room / tile);
-    return 3 + nb - 1 <= fit ? nb - 1 : fit - 4;
+    const int fit = room < at_fixed<T>() ? 0 : (int)((room - at_fixed<T>()) / tile);
+    return nb - 1 <= fit ? nb - 1 : fit - 1;
   };
   /* two blocks an SM only where that keeps a tile of the row strip (GPUs of 100 KB an SM keep
    * none: one block there, as before the staging) */
@@ -73,47 +81,63 @@ template <class T> static int at_slots(int n, size_t pages) {
 }
 
 /* Shared memory for pages of n vertices: D* by rows and by columns, the column strip's tile by
- * columns (the closure's row and column buffers lie there before it), the row strip's kept
- * tiles by rows and, where not all are kept, the staging tile. */
+ * columns (both in A words; the closure's row and column buffers lie in the second before it),
+ * the row strip's kept tiles by rows and, where not all are kept, the staging tile. */
 template <class T> static size_t at_smem(int n, int slots) {
   static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
   const int nb = at_rows(n);
-  return (size_t)(3 + slots + (slots < nb - 1)) * AC_TILE_ELEMS * sizeof(T);
+  return at_fixed<T>() + (size_t)(slots + (slots < nb - 1)) * AC_TILE_ELEMS * sizeof(T);
 }
 
 /* The row strip's tile J of round t among its nb - 1 tiles (tile t is D* itself). */
 __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1; }
 
+/* Blocks an SM the registers must allow: on Hopper and later (228 KB of shared memory an SM,
+ * where 16-bit pages fit three blocks up to 320 vertices) 16-bit halves three, in 80 registers
+ * (without the bound the vector accesses took them to 111); the others two. GPUs of less shared
+ * memory an SM could not hold the third block, and there the bound made them spill (sm_75 to
+ * sm_89, 8 to 88 bytes). */
+template <class T> constexpr int at_blocks() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return ab_word<T>::PK == 2 ? 3 : 2;
+#else
+  return 2;
+#endif
+}
+
 /* STAGE: some of the row strip's tiles are not kept (at_slots); its own instance, as the
- * staging took registers that cost the others' third block an SM for 16-bit halves. */
+ * staging takes registers (4-byte values on sm_90: 122-128 against 102-123). */
 template <class T, class SR, bool STAGE>
-__global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T> b, int slots) {
+__global__ void __launch_bounds__(AC_THREADS, at_blocks<T>())
+    ab_close_tiled(const ap_batch<T> b, int slots) {
   typedef ac_piece<T> Pc;
+  typedef typename Pc::A A;
   extern __shared__ __align__(16) unsigned char at_smem_[];
-  T *Dr = (T *)at_smem_, *Dc = Dr + AC_TILE_ELEMS, *Cc = Dc + AC_TILE_ELEMS;
-  T *Rr = Cc + AC_TILE_ELEMS, *St = Rr + slots * AC_TILE_ELEMS, *rowk = Cc,
-    *colk = Cc + 2 * AP_TILE;
+  T *Dr = (T *)at_smem_;
+  A *Dc = (A *)(Dr + AC_TILE_ELEMS), *Cc = Dc + AC_TILE_ELEMS;
+  T *Rr = (T *)(Cc + AC_TILE_ELEMS), *St = Rr + slots * AC_TILE_ELEMS, *rowk = (T *)Cc,
+    *colk = rowk + 2 * AP_TILE;
   int ty, tx;
   ac_place(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = at_rows(n);
   const size_t q = blockIdx.x, nn = (size_t)n * n, page = b.page0 + q;
   const T *in = b.in + q * nn;
   T *out = b.out + q * nn;
+  const bool win = ac_whole_rows(in, n), wout = ac_whole_rows(out, n);
   typename Pc::W v[AC_TT][Pc::WN];
-  int nx[AC_TT][AC_TT]; /* no next hops: ab_load_tile's and ab_store_tile's, unused */
+  int nx[AC_TT][AC_TT]; /* no next hops: ab_load_tile's and ab_steps', unused */
   for (int t = 0; t < nb; t++) {
     /* tile (I, J) into v: round 0 from the weights, later from what earlier rounds wrote */
     auto fetch = [&](int I, int J) {
       if (t == 0)
         ab_load_tile<T, SR, AC_TT, AC_TT, false>(v, nx, b, in, page, I * AP_TILE + r0,
-                                                 J * AP_TILE + c0, true);
-      else ab_fetch_tile<T, AC_TT, AC_TT>(v, out, n, b.nopath, I * AP_TILE + r0, J * AP_TILE + c0);
+                                                 J * AP_TILE + c0, true, win);
+      else ac_fetch<T>(v, out, n, b.nopath, I * AP_TILE + r0, J * AP_TILE + c0, wout);
     };
     /* and back; the last round's diagonal entries are the page's last word on its cycles */
     auto keep = [&](int I, int J) {
-      ab_store_tile<T, SR, AC_TT, AC_TT, false>(v, nx, out, NULL, n, I * AP_TILE + r0,
-                                                J * AP_TILE + c0, page,
-                                                t == nb - 1 ? b.cycle : NULL);
+      ac_keep<T, SR>(v, out, n, I * AP_TILE + r0, J * AP_TILE + c0, page,
+                     t == nb - 1 ? b.cycle : NULL, wout);
     };
     const int steps = n - t * AP_TILE < AP_TILE ? n - t * AP_TILE : AP_TILE;
     fetch(t, t);
@@ -156,7 +180,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ab_close_tiled(const ap_batch<T
         if (J == t || at_slot(J, t) < slots) continue;
         /* this thread's piece of it is what it stored, from out (in round 0 too, where fetch
          * would read the weights) */
-        ab_fetch_tile<T, AC_TT, AC_TT>(v, out, n, b.nopath, t * AP_TILE + r0, J * AP_TILE + c0);
+        ac_fetch<T>(v, out, n, b.nopath, t * AP_TILE + r0, J * AP_TILE + c0, wout);
         __syncthreads(); /* every thread done with the last staged tile */
         ac_put_rows<T>(v, St, r0, c0);
         __syncthreads();

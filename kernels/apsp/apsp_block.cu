@@ -36,11 +36,13 @@ template <class T> struct ac_round_args {
 template <class T, class SR>
 __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a) {
   typedef ac_piece<T> Pc;
-  /* two tiles, A by columns (At) and B by rows (Bs) of each product in turn; the closure's row and
-   * column buffers lie in Bs until the closure is done. 32 KB (64 KB for double): within what
-   * every GPU the package is built for gives a block (Turing: 64 KB). */
+  /* two tiles, A by columns (At, in A words: apsp_tile.cuh) and B by rows (Bs) of each product in
+   * turn; the closure's row and column buffers lie in Bs until the closure is done. 32 KB (64 KB
+   * for double, 24 KB for 16-bit values): within what every GPU the package is built for gives a
+   * block (Turing: 64 KB). */
   extern __shared__ __align__(16) unsigned char ac_smem[];
-  T *At = (T *)ac_smem, *Bs = At + AC_TILE_ELEMS, *rowk = Bs, *colk = rowk + 2 * AP_TILE;
+  typename Pc::A *At = (typename Pc::A *)ac_smem;
+  T *Bs = (T *)(At + AC_TILE_ELEMS), *rowk = Bs, *colk = rowk + 2 * AP_TILE;
   const int I = blockIdx.y, J = blockIdx.x, t = a.t;
   int ty, tx;
   ac_place(ty, tx);
@@ -85,7 +87,7 @@ __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a)
 
 template <class T> static constexpr size_t ac_round_smem() {
   static_assert(4 * AP_TILE <= AC_TILE_ELEMS, "the closure's buffers fit in a tile");
-  return 2 * AC_TILE_ELEMS * sizeof(T);
+  return AC_TILE_ELEMS * (sizeof(T) + sizeof(typename ac_piece<T>::A));
 }
 
 template <class T, class SR> void ap_close_block(const ap_matrix<T, SR> &m, size_t k0, T *scratch) {

@@ -20,6 +20,8 @@
 template <class T> struct ac_piece {
   typedef typename ab_word<T>::W W;
   static constexpr int WN = AC_TT / ab_word<T>::PK;
+  /* a product's A operand (a tile by columns) in A words (ab_word) */
+  typedef typename ab_word<T>::A A;
 };
 
 /* Where this thread's piece lies: a warp takes 4 rows of 8 pieces, so that its reads of a row
@@ -50,7 +52,7 @@ __device__ __forceinline__ void ac_store(const typename ac_piece<T>::W (&v)[AC_T
 }
 
 /* The piece into a tile in shared memory, by rows (S[r][c]: a product's B operand) or by columns
- * (S[c][r]: its A operand). */
+ * (S[c][r]: its A operand, in A words). */
 template <class T>
 __device__ __forceinline__ void
 ac_put_rows(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], T *S, int r0, int c0) {
@@ -58,27 +60,79 @@ ac_put_rows(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], T *S, in
 }
 template <class T>
 __device__ __forceinline__ void
-ac_put_cols(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], T *S, int r0, int c0) {
+ac_put_cols(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN], typename ac_piece<T>::A *S,
+            int r0, int c0) {
   const int nx[AC_TT][AC_TT] = {};
 #pragma unroll
   for (int j = 0; j < AC_TT; j++)
     ab_put_column<T, AC_TT, AC_TT, false>(S + (c0 + j) * AP_TILE + r0, NULL, v, nx, j);
 }
 
-/* acc = min (acc, A (x) B) over the tile's AP_TILE steps, A by columns, B by rows. */
+/* acc = min (acc, A (x) B) over the tile's AP_TILE steps, A by columns (A words), B by rows. */
 template <class T, class SR>
 __device__ __forceinline__ void ac_product(typename ac_piece<T>::W (&acc)[AC_TT][ac_piece<T>::WN],
-                                           const T *At, const T *Bs, int r0, int c0) {
+                                           const typename ac_piece<T>::A *At, const T *Bs, int r0,
+                                           int c0) {
   typedef ac_piece<T> Pc;
   int nx[AC_TT][AC_TT];
 #pragma unroll 4
   for (int k = 0; k < AP_TILE; k++) {
     typename Pc::W bw[Pc::WN];
-    T a[AC_TT];
+    typename Pc::A a[AC_TT];
     ab_lds<typename Pc::W, Pc::WN>(bw, (const typename Pc::W *)(Bs + k * AP_TILE + c0));
-    ab_lds<T, AC_TT>(a, At + k * AP_TILE + r0);
+    ab_lds<typename Pc::A, AC_TT>(a, At + k * AP_TILE + r0);
 #pragma unroll
-    for (int i = 0; i < AC_TT; i++) ab_step_row<T, SR, AC_TT, false>(acc[i], nx[i], a[i], bw, 0);
+    for (int i = 0; i < AC_TT; i++) ab_step_row_w<T, SR, AC_TT, false>(acc[i], nx[i], a[i], bw, 0);
+  }
+}
+
+/* Whether every row piece of a page at p (n x n) that starts in the graph lies whole in it and
+ * aligned to the piece's size, so that it moves in one vector load or store: n a multiple of
+ * AC_TT. Scalar 2- and 4-byte accesses took four times the L2 sectors (ncu). */
+template <class T> __device__ __forceinline__ bool ac_whole_rows(const T *p, int n) {
+  return n % AC_TT == 0 && (size_t)p % (AC_TT * sizeof(T)) == 0;
+}
+
+/* This thread's piece of a page the kernel wrote before (src, n x n, rows r0 .., columns c0 ..)
+ * into registers, outside the graph "no path"; and back into the page, with the diagonal entries
+ * that came out unbounded into *cycle (ab_store_tile's). whole: ac_whole_rows. */
+template <class T>
+__device__ __forceinline__ void ac_fetch(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                         const T *src, int n, T nopath, int r0, int c0,
+                                         bool whole) {
+  typedef ac_piece<T> Pc;
+  if (!whole) return ab_fetch_tile<T, AC_TT, AC_TT>(v, src, n, nopath, r0, c0);
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++) {
+    if (r0 + i < n && c0 < n) {
+      ab_lds<typename Pc::W, Pc::WN>(v[i],
+                                     (const typename Pc::W *)(src + (size_t)(r0 + i) * n + c0));
+    } else {
+#pragma unroll
+      for (int j = 0; j < AC_TT; j++) ab_set<T, AC_TT>(v[i], j, nopath);
+    }
+  }
+}
+template <class T, class SR>
+__device__ __forceinline__ void ac_keep(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                        T *out, int n, int r0, int c0, size_t page,
+                                        unsigned long long *cycle, bool whole) {
+  typedef ac_piece<T> Pc;
+  if (!whole) {
+    const int nx[AC_TT][AC_TT] = {};
+    return ab_store_tile<T, SR, AC_TT, AC_TT, false>(v, nx, out, NULL, n, r0, c0, page, cycle);
+  }
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+    if (r0 + i < n && c0 < n)
+      ab_sts<typename Pc::W, Pc::WN>((typename Pc::W *)(out + (size_t)(r0 + i) * n + c0), v[i]);
+  if constexpr (std::is_floating_point<T>::value) {
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < AC_TT; j++)
+        if (cycle && r0 + i == c0 + j && r0 + i < n && SR::unbounded(ab_at<T, AC_TT>(v[i], j)))
+          atomicMin(cycle, (unsigned long long)page * (unsigned long long)n + r0 + i);
   }
 }
 
