@@ -75,12 +75,38 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
   W v[TT][WN];
   int nx[TT][TT];
   ab_load_tile<T, SR, TT, TT, ARG>(v, nx, b, b.in + q * nn, b.page0 + q, ty * TT, tx * TT, live);
+  /* PACK: with paths, 16-bit values' next hops two to a word as the values are (up to 128
+   * vertices, each fits a half), column k's in both halves of its buffer's words: a step's
+   * choice is one mask from __vcmpne2 and one LOP3 a word, where each half took its own compare
+   * and selects. With P 64 x 4096 int16 pages took 0.317-0.320 ms against 0.415-0.416, 128 x 512
+   * 0.389-0.391 against 0.509-0.512 (H100, three runs each alternating); 58 registers against 71
+   * (146 against 170 on 8 x 8 pieces) */
+  constexpr bool PACK = ARG && WIDE && Wd::PK == 2;
+  uint32_t nxp[TT][WN];
+  if constexpr (PACK)
+#pragma unroll
+    for (int i = 0; i < TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++)
+        nxp[i][j] = (uint32_t)nx[i][2 * j] | (uint32_t)nx[i][2 * j + 1] << 16;
+  /* column c of the tile (and of its next hops) into the step's buffers at colk, nxk */
+  auto put_column = [&](A *col, int *ncol, int c) {
+    if constexpr (PACK) {
+      uint32_t cn[TT];
+#pragma unroll
+      for (int i = 0; i < TT; i++) cn[i] = __byte_perm(nxp[i][c / 2], 0, c % 2 ? 0x3232 : 0x1010);
+      ab_put_column<T, TT, TT, false, A>(col, NULL, v, nx, c);
+      ab_sts<uint32_t, TT>((uint32_t *)ncol, cn);
+    } else {
+      ab_put_column<T, TT, TT, ARG, A>(col, ncol, v, nx, c);
+    }
+  };
   /* ab_steps (apsp_batch.cuh) written out, with the trace: through ab_steps, 16-vertex pages with
    * P ran 17% slower (H100, 16 x 65536: 0.248 against 0.208 ms, three runs each), the compiler
    * splitting and lengthening the tile's store after the steps */
   /* row 0 and column 0 for step 0 */
   if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TT), v[0]);
-  if (tx == 0) ab_put_column<T, TT, TT, ARG, A>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
+  if (tx == 0) put_column(colk + ty * TT, nxk + ty * TT, 0);
   ab_step_barrier(group);
   for (int k0 = 0; k0 < n; k0 += TT) {
 #pragma unroll
@@ -95,20 +121,35 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
       if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
 #pragma unroll
       for (int i = 0; i < TT; i++) {
-        if constexpr (WIDE) ab_step_row_w<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
-        else ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+        if constexpr (PACK) {
+#pragma unroll
+          for (int j = 0; j < WN; j++) {
+            const uint32_t now = SR::step_u16x2(a[i], bw[j], v[i][j]),
+                           moved = __vcmpne2(now, v[i][j]);
+            nxp[i][j] = (nxp[i][j] & ~moved) | ((uint32_t)nk[i] & moved);
+            v[i][j] = now;
+          }
+        } else if constexpr (WIDE) {
+          ab_step_row_w<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+        } else {
+          ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+        }
       }
       if (b.trace && live && tx == ty)
         ab_trace<T, SR, TT, TT>(v, b, b.page0 + q, k, ty * TT, tx * TT);
       /* row and column k + 1 as they stand now, for the next step */
       const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
       if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
-      if (tx == k1 / TT)
-        ab_put_column<T, TT, TT, ARG, A>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
-                                         kk1);
+      if (tx == k1 / TT) put_column(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, kk1);
       ab_step_barrier(group);
     }
   }
+  if constexpr (PACK)
+#pragma unroll
+    for (int i = 0; i < TT; i++)
+#pragma unroll
+      for (int j = 0; j < TT; j++)
+        nx[i][j] = (int)(j % 2 ? nxp[i][j / 2] >> 16 : nxp[i][j / 2] & 0xffffu);
   if (live)
     ab_store_tile<T, SR, TT, TT, ARG>(v, nx, b.out + q * nn, ARG ? b.P + q * nn : NULL, n, ty * TT,
                                       tx * TT, b.page0 + q, b.trace ? NULL : b.cycle);
