@@ -79,8 +79,8 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
    * vertices, each fits a half), column k's in both halves of its buffer's words: a step's
    * choice is one mask from __vcmpne2 and one LOP3 a word, where each half took its own compare
    * and selects. With P 64 x 4096 int16 pages took 0.317-0.320 ms against 0.415-0.416, 128 x 512
-   * 0.389-0.391 against 0.509-0.512 (H100, three runs each alternating); sm_90 min.+: 58 registers against 71
-   * (146 against 170-187 on 8 x 8 pieces, min.+ and min.max) */
+   * 0.389-0.391 against 0.509-0.512 (H100, three runs each alternating); on sm_90 58 registers
+   * against 71 (min.+), 146 against 170-187 on 8 x 8 pieces (min.+ and min.max) */
   constexpr bool PACK = ARG && WIDE && Wd::PK == 2;
   uint32_t nxp[TT][WN];
   if constexpr (PACK)
