@@ -23,8 +23,8 @@
  * else as many of the row strip's tiles as leave room for one more, in which the others are
  * staged again for each product that reads them (at_slots). 4-byte values take up to 123
  * registers a thread on sm_90, 128 where it stages; 16-bit halves 80, three blocks an SM on
- * Hopper (at_blocks). Three blocks an SM of 4-byte values at 256, in 64 KB with the whole row strip staged again and 80 registers,
- * ran 8% slower (doc/NOTES.md). */
+ * Hopper (at_blocks). Three blocks an SM of 4-byte values at 256, in 64 KB with the whole row
+ * strip staged again and 80 registers, ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
 #include <math.h>
 
