@@ -79,9 +79,10 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
    * vertices, each fits a half), column k's in both halves of its buffer's words: a step's
    * choice is one mask from __vcmpne2 and one LOP3 a word, where each half took its own compare
    * and selects. With P 64 x 4096 int16 pages took 0.317-0.320 ms against 0.415-0.416, 128 x 512
-   * 0.389-0.391 against 0.509-0.512 (H100, three runs each alternating); on sm_90 58 registers
-   * against 71 (min.+), 146 against 170-187 on 8 x 8 pieces (min.+ and min.max) */
-  constexpr bool PACK = ARG && WIDE && Wd::PK == 2;
+   * 0.389-0.391 against 0.509-0.512, 32 x 16384 0.217-0.223 against 0.269-0.274, 16 x 65536 the
+   * same (0.183-0.188 against 0.179-0.183) (H100, three runs each alternating); on sm_90 58
+   * registers against 64-71 (min.+), 146 against 170-187 on 8 x 8 pieces (min.+ and min.max) */
+  constexpr bool PACK = ARG && Wd::PK == 2;
   uint32_t nxp[TT][WN];
   if constexpr (PACK)
 #pragma unroll
@@ -124,7 +125,10 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
         if constexpr (PACK) {
 #pragma unroll
           for (int j = 0; j < WN; j++) {
-            const uint32_t now = SR::step_u16x2(a[i], bw[j], v[i][j]),
+            uint32_t aw;
+            if constexpr (WIDE) aw = a[i];
+            else aw = ab_wide<T>(a[i]);
+            const uint32_t now = SR::step_u16x2(aw, bw[j], v[i][j]),
                            moved = __vcmpne2(now, v[i][j]);
             nxp[i][j] = (nxp[i][j] & ~moved) | ((uint32_t)nk[i] & moved);
             v[i][j] = now;
