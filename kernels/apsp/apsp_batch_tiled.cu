@@ -96,7 +96,8 @@ __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1;
  * where 16-bit pages fit three blocks up to 320 vertices) 16-bit halves three, in 80 registers
  * (without the bound the vector accesses took them to 111); the others two. GPUs of less shared
  * memory an SM could not hold the third block, and there the bound made them spill (sm_75 to
- * sm_89, 8 to 88 bytes). */
+ * sm_89, 8 to 88 bytes). sm_120, built from compute_90 PTX, keeps the bound: 8 bytes of spills
+ * in the 16-bit staging instances there. */
 template <class T> constexpr int at_blocks() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   return ab_word<T>::PK == 2 ? 3 : 2;
