@@ -88,14 +88,13 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
 #pragma unroll
     for (int i = 0; i < TT; i++)
 #pragma unroll
-      for (int j = 0; j < WN; j++)
-        nxp[i][j] = (uint32_t)nx[i][2 * j] | (uint32_t)nx[i][2 * j + 1] << 16;
+      for (int j = 0; j < TT; j++) ab_set<uint16_t, TT>(nxp[i], j, (uint16_t)nx[i][j]);
   /* column c of the tile (and of its next hops) into the step's buffers at colk, nxk */
   auto put_column = [&](A *col, int *ncol, int c) {
     if constexpr (PACK) {
       uint32_t cn[TT];
 #pragma unroll
-      for (int i = 0; i < TT; i++) cn[i] = __byte_perm(nxp[i][c / 2], 0, c % 2 ? 0x3232 : 0x1010);
+      for (int i = 0; i < TT; i++) cn[i] = ab_col_word<uint16_t, TT>(nxp[i], c);
       ab_put_column<T, TT, TT, false, A>(col, NULL, v, nx, c);
       ab_sts<uint32_t, TT>((uint32_t *)ncol, cn);
     } else {
@@ -122,21 +121,19 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
       if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
 #pragma unroll
       for (int i = 0; i < TT; i++) {
+        typename Wd::A aw; /* column k's value as the step takes it */
+        if constexpr (WIDE) aw = a[i];
+        else aw = ab_wide<T>(a[i]);
         if constexpr (PACK) {
 #pragma unroll
           for (int j = 0; j < WN; j++) {
-            uint32_t aw;
-            if constexpr (WIDE) aw = a[i];
-            else aw = ab_wide<T>(a[i]);
             const uint32_t now = SR::step_u16x2(aw, bw[j], v[i][j]),
                            moved = __vcmpne2(now, v[i][j]);
             nxp[i][j] = (nxp[i][j] & ~moved) | ((uint32_t)nk[i] & moved);
             v[i][j] = now;
           }
-        } else if constexpr (WIDE) {
-          ab_step_row_w<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
         } else {
-          ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+          ab_step_row_w<T, SR, TT, ARG>(v[i], nx[i], aw, bw, nk[i]);
         }
       }
       if (b.trace && live && tx == ty)
@@ -152,8 +149,7 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
 #pragma unroll
     for (int i = 0; i < TT; i++)
 #pragma unroll
-      for (int j = 0; j < TT; j++)
-        nx[i][j] = (int)(j % 2 ? nxp[i][j / 2] >> 16 : nxp[i][j / 2] & 0xffffu);
+      for (int j = 0; j < TT; j++) nx[i][j] = ab_at<uint16_t, TT>(nxp[i], j);
   if (live)
     ab_store_tile<T, SR, TT, TT, ARG>(v, nx, b.out + q * nn, ARG ? b.P + q * nn : NULL, n, ty * TT,
                                       tx * TT, b.page0 + q, b.trace ? NULL : b.cycle);

@@ -112,6 +112,14 @@ __device__ __forceinline__ T ab_at(const typename ab_word<T>::W (&w)[TT / ab_wor
   else return w[j];
 }
 
+/* Column j of a tile row of words as its A word (ab_word: a 16-bit value in both halves). */
+template <class T, int TT>
+__device__ __forceinline__ typename ab_word<T>::A
+ab_col_word(const typename ab_word<T>::W (&w)[TT / ab_word<T>::PK], int j) {
+  if constexpr (ab_word<T>::PK == 2) return __byte_perm(w[j / 2], 0, j % 2 ? 0x3232 : 0x1010);
+  else return w[j];
+}
+
 /* The value x into column j of a tile row of words (the words are written in column order). */
 template <class T, int TT>
 __device__ __forceinline__ void ab_set(typename ab_word<T>::W (&w)[TT / ab_word<T>::PK], int j,
@@ -135,8 +143,7 @@ ab_put_column(C *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_w
   int cn[TM];
 #pragma unroll
   for (int i = 0; i < TM; i++) {
-    if constexpr (ab_word<T>::PK == 2 && sizeof(C) == 4)
-      cv[i] = __byte_perm(v[i][c / 2], 0, c % 2 ? 0x3232 : 0x1010);
+    if constexpr (ab_word<T>::PK == 2 && sizeof(C) == 4) cv[i] = ab_col_word<T, TN>(v[i], c);
     else cv[i] = ab_at<T, TN>(v[i], c);
     cn[i] = nx[i][c];
   }

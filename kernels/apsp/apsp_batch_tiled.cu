@@ -210,9 +210,8 @@ template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
     return false;
   } else {
     if (b.P || b.trace || b.n <= AT_MIN_N || b.n > AT_MAX_N) return false;
-    const int slots = at_slots<T>(b.n, b.pages);
-    return slots >= 1 && ap_batch_tiles_enough(b.pages, b.n) &&
-           at_smem<T>(b.n, slots) <= ck_device_block_smem();
+    /* at_slots keeps at_smem within the block's shared memory wherever it gives a tile */
+    return at_slots<T>(b.n, b.pages) >= 1 && ap_batch_tiles_enough(b.pages, b.n);
   }
 }
 
@@ -225,9 +224,9 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
       return ck_fail(CK_ERR_INVALID, "batched graphs by tiles have up to %d vertices, not %d",
                      AT_MAX_N, b.n);
     const int slots = at_slots<T>(b.n, b.pages);
-    const size_t smem = at_smem<T>(b.n, slots);
-    if (slots < 1 || smem > ck_device_block_smem())
+    if (slots < 1)
       return ck_fail(CK_ERR_INVALID, "graphs of %d vertices by tiles need more shared memory", b.n);
+    const size_t smem = at_smem<T>(b.n, slots);
     /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
      * one value whatever the launch's size, so that calls on other threads do not race */
     const int nb = at_rows(b.n);
