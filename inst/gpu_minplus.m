@@ -63,6 +63,8 @@
 ## integers run on the DPX min-add instructions of Hopper GPUs (emulated on
 ## others), two 16-bit sums per instruction where the values allow, whenever
 ## no sum can overflow the instruction's word (otherwise as @qcode{"regblock"}).
+## Small single and double products (up to 2^24 pair updates @var{m}@var{k}@var{n},
+## @var{k} up to 512) run in one launch whose warps share out @var{k}.
 ## Integer products first run on the guess that the operands are nonnegative
 ## (checked while the product runs); the first call with negative values or
 ## wider sums runs the product twice, and later ones check first, until
@@ -355,6 +357,23 @@ endfunction
 %! [CG, KG] = gpu_minplus (gpu_array (A), B);
 %! assert (gather (CG), C); assert (gather (KG), K);
 %! clear CG KG
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
+%! ## small products share k among a block's warps (slices of 16 to 64 steps, staged 32
+%! ## or 16 at a time) and fold the slices in order: ties across slices keep the
+%! ## smallest k, NaN terms never win, whatever the slice or chunk boundaries
+%! kshapes = [33 16 17; 32 31 16; 40 33 20; 64 128 16; 31 129 33; 17 512 9; 70 300 50; ...
+%!            5 511 3; 256 256 256];
+%! check_kernel ("warptile", "single", kshapes);
+%! check_kernel ("warptile", "double", kshapes);
+%! check_witness ("warptile", kshapes);
+%! A = zeros (40, 200, "single"); B = zeros (200, 30, "single");
+%! [C, K] = gpu_minplus (A, B);   # every term ties: the first k
+%! assert (C, zeros (40, 30, "single")); assert (K, ones (40, 30));
+%! A(:, 1:150) = NaN;             # the first slices all NaN: a later slice's first k
+%! [C, K] = gpu_minplus (A, B);
+%! assert (C, zeros (40, 30, "single")); assert (K, 151 * ones (40, 30));
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()

@@ -309,6 +309,11 @@ endfunction
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
+%! ## small products: k shared among a block's warps, across slice and chunk boundaries
+%! check_semirings ("warptile", [33 129 17; 64 512 16; 31 300 47; 20 33 40],
+%!                  {"max.+", "max.min", "min.max", "max.*"});
+
+%!testif ; gpu_available ()
 %! check_semirings ("regblock", shapes(1:7, :), {"max.+", "max.min", "min.max", "max.*"});
 %! check_semirings ("coalesced", small, {"max.+", "max.min", "min.max", "max.*"});
 %! check_semirings ("naive", small, {"max.+", "max.min", "min.max", "max.*"});

@@ -3,6 +3,7 @@
  * exports to the dispatch in minplus.cu:
  *   minplus_ladder.cu    v0 naive, v1 coalesced, v2 register-blocked (also the wide fallback)
  *   minplus_float.cu     v3 warptile for single and double
+ *   minplus_small.cu     warptile's small single and double products, in one launch
  *   minplus_dpx_run.cuh  v3 warptile for the integer classes on words: DPX min-add and max-add,
  *                        compares (its Ops in minplus_dpx.cuh; instantiated per semiring in
  *                        minplus_dpx.cu, minplus_dpx_max.cu, minplus_dpx_maxmin.cu,
@@ -116,6 +117,7 @@ ck_status mp_try_rank(const ck_product *p, int *done);
 template <class T, bool ARG, class SR> ck_status mp_run_naive(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_coalesced(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_regblock(const mp_problem<T, SR> &p);
+template <class T, bool ARG, class SR> ck_status mp_run_small(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_warptile_float(const mp_problem<T, SR> &p);
 template <class T, bool ARG, class SR> ck_status mp_run_warptile_int(const mp_problem<T, SR> &p);
 /* The same over a batch (p.pg.count > 0) in one launch of the paged kernels; the integer runner

@@ -142,13 +142,21 @@ static const warptile_split_cost mp_split_cost = {64,  24,           2,    40,  
  * at 1024^3 and 256 x 8192 x 256, still ahead at 2048^3; the 16-bit witness read as it is was
  * 0.975-0.99x at 8192^3. */
 #define MP_RAW_SMALL_PAIRS 4294967296.0
-/* Single and double products of at most this many pair updates (m n k) run on v1 (coalesced)
- * when warptile is asked for (minplus.cu, run_warptile): one call, between events, took 10.2,
- * 13.9 and 20.3 us on v1 at 64^3, 128^3 and 256^3 (H100), against warptile's 22.0, 20.3 and 25.1
- * (a padded copy of an operand, a split and its merge) and cuBLAS sgemm's 17.4, 19.3 and 23.0
- * in the same process. Only for a short k: v1 runs each output's k in one thread, where split-K
- * shares a long one out. */
+/* Single and double products of at most this many pair updates (m n k), with k up to
+ * MP_SMALL_DEPTH, run on the small kernel (minplus_small.cu) when warptile is asked for: one call,
+ * between events (H100, median of 31), took 10.2-10.5, 9.8 and 11.8-12.3 us at 64^3, 128^3 and
+ * 256^3 on it, against v1's 10.4-10.6, 13.5-13.7 and 20.6-20.7 and cuBLAS sgemm's 17-19, 15-20
+ * and 19-25 in the same processes; double 256^3 17.5 us against v1's 39. Warptile itself spends
+ * such a call on a padded copy, a split and its merge (22.0, 20.3 and 25.1 us). Past k = 512 the
+ * block's eight warps would each take a long slice, where split-K shares it over the SMs. The
+ * thresholds were set for v1 and not swept again. */
 #define MP_SMALL_PAIRS 16777216.0
 #define MP_SMALL_DEPTH 512
+/* The small kernel (minplus_small.cu): up to this many warps of a block share out k, each a
+ * slice of at least MS_MIN_SLICE steps, staging chunks of its slice in MS_CHUNK_BYTES of shared
+ * memory for the whole block (the static limit: chunks of 32 steps in single, 16 in double). */
+#define MS_MAX_GROUPS 8
+#define MS_MIN_SLICE 16
+#define MS_CHUNK_BYTES 49152
 
 #endif
