@@ -347,6 +347,41 @@
 %! endfor
 
 %!testif ; gpu_available ()
+%! ## distances alone of many int16 pages of 16 vertices run a page a thread (min.+ on
+%! ## the 16-bit words): against the cpu kernel and against the same pages with P
+%! ## (a group of threads a page), host and gpu_array, a last warp and block partly
+%! ## empty; the other semirings and classes beside them; a negative weight (the guess
+%! ## missed) runs the call again in double
+%! rand ("seed", 17);
+%! s = gpu_info (); many = 16 * max ([s.multiprocessors]) + 45;
+%! for t = {{"min.+", {"int16", "uint16", "int8", "uint8"}}, {"max.+", {"int16", "int8"}}, ...
+%!          {"max.min", {"int16", "uint16"}}, {"min.max", {"uint16", "uint8"}}}
+%!   [sr, classes] = t{1}{:};
+%!   for c = classes
+%!     what = sprintf ("%d pages of 16, %s %s", many, sr, c{1});
+%!     W = pages_of (16, many, c{1}, sr, true);
+%!     if (strcmp (sr, "max.+"))
+%!       W(W > 0) = -W(W > 0);   # on the words where no weight is above 0
+%!     endif
+%!     D = gpu_apsp (W, "semiring", sr);
+%!     plan = __cudakernels__ ("last_plan");
+%!     if (strcmp (sr, "min.+") && strcmp (c{1}, "int16"))
+%!       assert (plan.work, "uint16");   # on the 16-bit words: a page a thread
+%!     endif
+%!     [DP, P] = gpu_apsp (W, "semiring", sr);
+%!     [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+%!     assert (isequal (D, C), what); assert (isequal (DP, C) && isequal (P, CP), what);
+%!     assert (isequal (gather (gpu_apsp (gpu_array (W), "semiring", sr)), C), what);
+%!   endfor
+%! endfor
+%! W = pages_of (16, many, "int16", "min.+", false);   # potentials: negative weights
+%! assert (any (W(:) < 0));
+%! D = gpu_apsp (W);
+%! plan = __cudakernels__ ("last_plan");
+%! assert (plan.work, "double");
+%! assert (isequal (D, gpu_apsp (W, "kernel", "cpu")));
+
+%!testif ; gpu_available ()
 %! ## unbounded cycles name their page, on the batched kernel, page by page and the cpu kernel
 %! neg = "cudakernels:negativecycle"; pos = "cudakernels:positivecycle";
 %! for n = [5 130 260]

@@ -14,6 +14,7 @@
  * step, so the block's barrier serves them all. 16-bit work values run two to a 32-bit word, as
  * in the products (DPX's 16x2 forms); with paths, each half's change picks its own next hop. */
 #include <limits.h>
+#include <stdint.h>
 
 #include <math.h>
 
@@ -155,6 +156,110 @@ __global__ void __launch_bounds__(MAXT) ab_close(const ap_batch<T> b, int np, in
                                       tx * TT, b.page0 + q, b.trace ? NULL : b.cycle);
 }
 
+/* ---- a page a thread: distances alone of 16-bit graphs of 16 vertices ----
+ * The whole page lies in one thread's registers (16 rows of 8 words), so a step needs no barrier
+ * and no shared memory: column k's A words are formed from the thread's own words, row k is its
+ * own, and the step is 128 DPX on them. A warp's 32 pages are one run of 16 KB, which it reads
+ * and writes whole (each instruction 512 contiguous bytes) through shared memory, where a page's
+ * 16-byte pieces lie rotated by its lane (piece c of lane t at c ^ t) so that neither the
+ * warp's runs nor a thread's page meet bank conflicts: read a piece at a time by each thread
+ * from global memory, the same pages took 0.082-0.085 ms a call against 0.063-0.065. A warp
+ * that walked several runs, reading the next (cp.async) while it closed one, measured the same
+ * (0.064 ms; 255 registers, six warps an SM). Only where a row is a whole 32-byte piece (n = 16,
+ * the pages aligned). */
+#define AB_LONE_N 16
+#define AB_LONE_THREADS 64
+#define AB_LONE_PIECES (AB_LONE_N * AB_LONE_N * 2 / 16) /* 16-byte pieces a page */
+
+/* The warp's pages [q0, q0 + 32) between global memory and its staging space, whole pieces,
+ * pages past `pages` left alone. */
+__device__ __forceinline__ void ab_lone_in(uint4 *sm, const uint4 *g, size_t pages, size_t q0,
+                                           int lane) {
+#pragma unroll 8
+  for (int p = 0; p < 32; p++)
+    if (q0 + p < pages) sm[p * AB_LONE_PIECES + (lane ^ p)] = g[p * AB_LONE_PIECES + lane];
+}
+__device__ __forceinline__ void ab_lone_out(uint4 *g, const uint4 *sm, size_t pages, size_t q0,
+                                            int lane) {
+#pragma unroll 8
+  for (int p = 0; p < 32; p++)
+    if (q0 + p < pages) g[p * AB_LONE_PIECES + lane] = sm[p * AB_LONE_PIECES + (lane ^ p)];
+}
+
+template <class SR>
+__global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<uint16_t> b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* DPX in hardware (ab_lone) */
+  typedef uint16_t T;
+  constexpr int N = AB_LONE_N, WN = N / 2;
+  static_assert(AB_LONE_PIECES == 32, "a piece a lane");
+  __shared__ uint4 stage[AB_LONE_THREADS / 32][32 * AB_LONE_PIECES];
+  const int lane = threadIdx.x & 31;
+  uint4 *sm = stage[threadIdx.x >> 5], *mine = sm + lane * AB_LONE_PIECES;
+  const size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x, q0 = q - lane;
+  ab_lone_in(sm, (const uint4 *)b.in + q0 * AB_LONE_PIECES, b.pages, q0, lane);
+  __syncwarp();
+  uint32_t v[N][WN];
+#pragma unroll
+  for (int c = 0; c < AB_LONE_PIECES; c++) {
+    const uint4 x = mine[c ^ lane];
+    uint32_t *w = &v[c / 2][(c % 2) * 4];
+    w[0] = x.x, w[1] = x.y, w[2] = x.z, w[3] = x.w;
+  }
+  /* the look at every value (one atomic a page), the diagonal the empty path */
+  const uint32_t none = (uint32_t)b.nopath * 0x10001u, one = SR::mul::template one<T>();
+  uint32_t past = 0;
+#pragma unroll
+  for (int r = 0; r < N; r++) {
+#pragma unroll
+    for (int j = 0; j < WN; j++) past |= __vcmpgtu2(v[r][j], none);
+    v[r][r / 2] = r % 2 ? (v[r][r / 2] & 0xffffu) | one << 16 : (v[r][r / 2] & 0xffff0000u) | one;
+  }
+  if (past && b.refused && q < b.pages) atomicOr(b.refused, 2); /* a negative: the guess missed */
+#pragma unroll
+  for (int k = 0; k < N; k++) {
+    uint32_t a[N], row[WN]; /* row and column k as they stand before step k */
+#pragma unroll
+    for (int i = 0; i < N; i++) a[i] = ab_col_word<T, N>(v[i], k);
+#pragma unroll
+    for (int j = 0; j < WN; j++) row[j] = v[k][j];
+#pragma unroll
+    for (int i = 0; i < N; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) v[i][j] = SR::step_u16x2(a[i], row[j], v[i][j]);
+  }
+#pragma unroll
+  for (int c = 0; c < AB_LONE_PIECES; c++) {
+    const uint32_t *w = &v[c / 2][(c % 2) * 4];
+    mine[c ^ lane] = make_uint4(w[0], w[1], w[2], w[3]);
+  }
+  __syncwarp();
+  ab_lone_out((uint4 *)b.out + q0 * AB_LONE_PIECES, sm, b.pages, q0, lane);
+#endif
+}
+
+/* Whether b's pages run a page a thread: min.+ on 16-bit words (max.+ too where it runs as min.+
+ * on them; min.max's two SIMD instructions a pair left its instance at 255 registers with 92
+ * bytes of spills), on GPUs with DPX in hardware (emulated, the page's words spilled 2 KB on
+ * sm_75), and enough pages that every SM has its warps: one page took 0.048-0.050 ms a call
+ * against the group kernel's 0.042-0.043, 2048 pages 0.032-0.034 against 0.031-0.037, 16384
+ * pages 0.033 against 0.047-0.053 (H100, two runs each alternating). */
+#define AB_LONE_PAGES_PER_SM 16
+template <class T, class SR> static bool ab_lone(const ap_batch<T> &b) {
+  return std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value &&
+         b.n == AB_LONE_N && !b.P && !b.trace && ck_device_cc_major() >= 9 &&
+         b.pages >= (size_t)AB_LONE_PAGES_PER_SM * ck_device_sms() && (uintptr_t)b.in % 16 == 0 &&
+         (uintptr_t)b.out % 16 == 0;
+}
+
+template <class T, class SR> static ck_status ab_launch_lone(const ap_batch<T> &b) {
+  if constexpr (std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value) {
+    const unsigned blocks = (unsigned)((b.pages + AB_LONE_THREADS - 1) / AB_LONE_THREADS);
+    ab_close_lone<SR><<<blocks, AB_LONE_THREADS, 0, b.st>>>(b);
+    return ck_cuda_check(cudaGetLastError(), "closing a batch of graphs");
+  }
+  return ck_fail(CK_ERR_INVALID, "a page a thread takes min.+ on 16-bit values");
+}
+
 template <class T, class SR, int TT, bool ARG, int MAXT, bool WIDE>
 static ck_status ab_launch_as(const ap_batch<T> &b, int np) {
   const int group = (np / TT) * (np / TT);
@@ -189,6 +294,7 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
                    AP_BATCH_MAX_N, b.n);
   const int np = ap_batch_np(b.n);
   if (np > AP_BATCH_BLOCK_N) return ap_batch_cluster<T, SR>(b);
+  if (ab_lone<T, SR>(b)) return ab_launch_lone<T, SR>(b);
   return b.P ? ab_launch_np<T, SR, true>(b, np) : ab_launch_np<T, SR, false>(b, np);
 }
 

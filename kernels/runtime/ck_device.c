@@ -173,6 +173,11 @@ int ck_device_sms(void) {
   return device_attribute(sms, cudaDevAttrMultiProcessorCount, 1);
 }
 
+int ck_device_cc_major(void) {
+  static _Atomic int major[CK_MAX_DEVICES];
+  return device_attribute(major, cudaDevAttrComputeCapabilityMajor, 0);
+}
+
 size_t ck_device_sm_smem(void) {
   static _Atomic int bytes[CK_MAX_DEVICES];
   return (size_t)device_attribute(bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024);

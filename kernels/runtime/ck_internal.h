@@ -37,6 +37,8 @@ int ck_device_used(int dev);
 void ck_device_peer(int peer);
 /* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
 int ck_device_sms(void);
+/* The current device's compute capability, major (0 if it cannot be asked). */
+int ck_device_cc_major(void);
 /* The shared memory a block of the current device may take (opting in), asked once per device
  * (48 KB if it cannot be had). */
 size_t ck_device_block_smem(void);
