@@ -71,14 +71,15 @@
 ## page q's paths).  Graphs of up to 256 vertices run on the GPU all in one
 ## launch (or a few, a few milliseconds apart, so that Ctrl-C is heard): each
 ## lies in the registers of a group of threads (from 129 vertices, of a cluster
-## of blocks, on Hopper GPUs; before them up to 128) for the whole of plain
-## Floyd--Warshall, so @var{D} and @var{P} are the @qcode{"cpu"} kernel's, bit
-## for bit, with or without @var{P} (up to the sign of a zero).  A 2-D call of
-## that size runs there too.  One exception, which is faster: @var{D} alone of
-## many graphs of 129 to 1024 vertices (at least half as many pages as the GPU
-## has multiprocessors up to 256 vertices; past it from 2 pages at 300
-## vertices to 8 at 512 and 64 at 1024, where a page alone on a multiprocessor
-## is worth it; where the work values take at most 4 bytes: single, and the
+## of blocks, on Hopper GPUs; before them up to 128; @var{D} alone of many
+## int16 graphs of 16 vertices, of one thread each, on Hopper GPUs) for the
+## whole of plain Floyd--Warshall, so @var{D} and @var{P} are the
+## @qcode{"cpu"} kernel's, bit for bit, with or without @var{P} (up to the sign
+## of a zero).  A 2-D call of that size runs there too.  One exception, which
+## is faster: @var{D} alone of many graphs of 129 to 1024 vertices (at least
+## half as many pages as the GPU has multiprocessors up to 256 vertices; past
+## it from 2 pages at 300 vertices to 8 at 512 and 64 at 1024, where a page
+## alone on a multiprocessor is worth it; where the work values take at most 4 bytes: single, and the
 ## integer classes that run on 16-bit or 32-bit words, not those that run in
 ## double; where the GPU gives a thread block 80 KB of shared memory, 40 KB for
 ## 16-bit words; on the selected GPU or the gpu_array's) runs by 64-wide blocks,
