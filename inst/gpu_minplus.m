@@ -64,7 +64,8 @@
 ## others), two 16-bit sums per instruction where the values allow, whenever
 ## no sum can overflow the instruction's word (otherwise as @qcode{"regblock"}).
 ## Small single and double products (up to 2^24 pair updates @var{m}@var{k}@var{n},
-## @var{k} up to 512) run in one launch whose warps share out @var{k}.
+## @var{k} from 32 to 512) run in one launch whose warps share out @var{k};
+## shallower ones as @qcode{"coalesced"}.
 ## Integer products first run on the guess that the operands are nonnegative
 ## (checked while the product runs); the first call with negative values or
 ## wider sums runs the product twice, and later ones check first, until

@@ -188,7 +188,7 @@ __device__ __forceinline__ void ab_lone_out(uint4 *g, const uint4 *sm, size_t pa
 
 template <class SR>
 __global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<uint16_t> b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* DPX in hardware (ab_lone) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* DPX in hardware (ab_lone_built) */
   typedef uint16_t T;
   constexpr int N = AB_LONE_N, WN = N / 2;
   static_assert(AB_LONE_PIECES == 32, "a piece a lane");
@@ -239,16 +239,25 @@ __global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<
 
 /* Whether b's pages run a page a thread: min.+ on 16-bit words (max.+ too where it runs as min.+
  * on them; min.max's two SIMD instructions a pair left its instance at 255 registers with 92
- * bytes of spills), on GPUs with DPX in hardware (emulated, the page's words spilled 2 KB on
- * sm_75), and enough pages that every SM has its warps: one page took 0.048-0.050 ms a call
- * against the group kernel's 0.042-0.043, 2048 pages 0.032-0.034 against 0.031-0.037, 16384
- * pages 0.033 against 0.047-0.053 (H100, two runs each alternating). */
+ * bytes of spills), where the kernel was built for DPX in hardware (sm_90 on: emulated, the
+ * page's words spilled 2 KB on sm_75; a build for older GPUs holds no body), and from as many
+ * pages as it paid for: one page took 0.048-0.050 ms a call against the group kernel's
+ * 0.042-0.043, 2048 pages 0.032-0.034 against 0.031-0.037, 16384 pages 0.033 against
+ * 0.047-0.053 (H100, two runs each alternating). */
 #define AB_LONE_PAGES_PER_SM 16
+static bool ab_lone_built(void) {
+  static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
+  if (!known[dev])
+    known[dev] = ck_kernel_built((const void *)ab_close_lone<sr_min_plus>, 90) ? 2 : 1;
+  return known[dev] == 2;
+}
 template <class T, class SR> static bool ab_lone(const ap_batch<T> &b) {
   return std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value &&
-         b.n == AB_LONE_N && !b.P && !b.trace && ck_device_cc_major() >= 9 &&
+         b.n == AB_LONE_N && !b.P && !b.trace &&
          b.pages >= (size_t)AB_LONE_PAGES_PER_SM * ck_device_sms() && (uintptr_t)b.in % 16 == 0 &&
-         (uintptr_t)b.out % 16 == 0;
+         (uintptr_t)b.out % 16 == 0 && ab_lone_built();
 }
 
 template <class T, class SR> static ck_status ab_launch_lone(const ap_batch<T> &b) {

@@ -173,11 +173,6 @@ int ck_device_sms(void) {
   return device_attribute(sms, cudaDevAttrMultiProcessorCount, 1);
 }
 
-int ck_device_cc_major(void) {
-  static _Atomic int major[CK_MAX_DEVICES];
-  return device_attribute(major, cudaDevAttrComputeCapabilityMajor, 0);
-}
-
 size_t ck_device_sm_smem(void) {
   static _Atomic int bytes[CK_MAX_DEVICES];
   return (size_t)device_attribute(bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024);
@@ -188,16 +183,24 @@ size_t ck_device_block_smem(void) {
   return (size_t)device_attribute(bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024);
 }
 
+int ck_kernel_built(const void *kernel, int arch) {
+  /* an error of an earlier launch, waiting to be reported, is not cleared with the query's own */
+  const int pending = cudaPeekAtLastError() != cudaSuccess;
+  struct cudaFuncAttributes fa;
+  const int ok = cudaFuncGetAttributes(&fa, kernel) == cudaSuccess && fa.binaryVersion >= arch &&
+                 fa.ptxVersion >= arch;
+  if (!pending) (void)cudaGetLastError();
+  return ok;
+}
+
 int ck_clusters_built(const void *kernel) {
   /* an error of an earlier launch, waiting to be reported, is not cleared with the queries' own */
   const int pending = cudaPeekAtLastError() != cudaSuccess;
   const int dev = ck_device_current();
   int launch = 0;
-  struct cudaFuncAttributes fa;
   const int ok = dev >= 0 &&
                  cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-                 launch && cudaFuncGetAttributes(&fa, kernel) == cudaSuccess &&
-                 fa.binaryVersion >= 90;
+                 launch && ck_kernel_built(kernel, 90);
   if (!pending) (void)cudaGetLastError();
   return ok;
 }

@@ -37,8 +37,6 @@ int ck_device_used(int dev);
 void ck_device_peer(int peer);
 /* The current device's multiprocessors, asked once per device (1 if it cannot be had). */
 int ck_device_sms(void);
-/* The current device's compute capability, major (0 if it cannot be asked). */
-int ck_device_cc_major(void);
 /* The shared memory a block of the current device may take (opting in), asked once per device
  * (48 KB if it cannot be had). */
 size_t ck_device_block_smem(void);
@@ -48,6 +46,10 @@ size_t ck_device_sm_smem(void);
  * function) was built for a GPU that has them (a PTX build for an older one has no cluster
  * code); the callers keep the answer a device. */
 int ck_clusters_built(const void *kernel);
+/* Whether a kernel (its host-side function) runs on the current device as code compiled for
+ * architecture `arch` (90: sm_90) or later: its binary, and the PTX it came from, where a build
+ * for an older GPU (JIT-compiled here) has none of the code kept for newer ones. */
+int ck_kernel_built(const void *kernel, int arch);
 
 /* Lanes (transfer.c): each host thread's staging buffers, copy stream, note and scratch on each
  * device. Slot 0 is the gateway's thread; a worker of a product spread over several devices

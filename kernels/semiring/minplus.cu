@@ -16,13 +16,13 @@ template <class T> __global__ void fill_value(T *p, size_t count, T value) {
 /* v3 runs on a 2-D grid of int-indexed tiles; beyond that v2 slices the product. Integer classes
  * run v3 on words (minplus_dpx_run.cuh), which gives way to v2 where no word holds the sums.
  * Small single and double products run on the small kernel, which needs no padded copies and
- * shares k out inside its blocks (MP_SMALL_PAIRS). */
+ * shares k out inside its blocks, or where k is shallow on v1 (MP_SMALL_PAIRS, MS_MIN_DEPTH). */
 template <class T, bool ARG, class SR> static ck_status run_warptile(const mp_problem<T, SR> &q) {
   if (round_up(q.n, 128) / 64 > MP_MAX_GRID_Y || q.m > (size_t)INT_MAX - 256)
     return mp_run_regblock<T, ARG>(q);
   if constexpr (mp_traits<T, SR>::is_float) {
     if ((double)q.m * (double)q.n * (double)q.k <= MP_SMALL_PAIRS && q.k <= MP_SMALL_DEPTH)
-      return mp_run_small<T, ARG>(q);
+      return q.k >= MS_MIN_DEPTH ? mp_run_small<T, ARG>(q) : mp_run_coalesced<T, ARG>(q);
     return mp_run_warptile_float<T, ARG>(q);
   } else return mp_run_warptile_int<T, ARG>(q);
 }

@@ -153,10 +153,16 @@ static const warptile_split_cost mp_split_cost = {64,  24,           2,    40,  
 #define MP_SMALL_PAIRS 16777216.0
 #define MP_SMALL_DEPTH 512
 /* The small kernel (minplus_small.cu): up to this many warps of a block share out k, each a
- * slice of at least MS_MIN_SLICE steps, staging chunks of its slice in MS_CHUNK_BYTES of shared
- * memory for the whole block (the static limit: chunks of 32 steps in single, 16 in double). */
+ * slice of at least MS_MIN_SLICE steps, staging chunks of its slice in shared memory: a block of
+ * eight warps takes MS_CHUNK_BYTES (the static limit; chunks of 32 steps in single, 16 in
+ * double), one of fewer warps its share of it. */
 #define MS_MAX_GROUPS 8
 #define MS_MIN_SLICE 16
 #define MS_CHUNK_BYTES 49152
+/* Below this depth small products stay on v1, which gives each output a thread: with one warp a
+ * block the small kernel ran 4096 x 1 x 4096 in 194 us against v1's 67.5, 2048 x 4 x 2048 in
+ * 59.3 against 23.9 and 1024 x 16 x 1024 in 22.9 against 17.0 (single; double alike; H200, one
+ * process, when every block took 48 KB of shared memory whatever its warps). */
+#define MS_MIN_DEPTH (2 * MS_MIN_SLICE)
 
 #endif
