@@ -215,6 +215,7 @@ __global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<
     v[r][r / 2] = r % 2 ? (v[r][r / 2] & 0xffffu) | one << 16 : (v[r][r / 2] & 0xffff0000u) | one;
   }
   if (past && b.refused && q < b.pages) atomicOr(b.refused, 2); /* a negative: the guess missed */
+  int nx[N][N]; /* no next hops: ab_step_row_w's, unused */
 #pragma unroll
   for (int k = 0; k < N; k++) {
     uint32_t a[N], row[WN]; /* row and column k as they stand before step k */
@@ -223,9 +224,7 @@ __global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<
 #pragma unroll
     for (int j = 0; j < WN; j++) row[j] = v[k][j];
 #pragma unroll
-    for (int i = 0; i < N; i++)
-#pragma unroll
-      for (int j = 0; j < WN; j++) v[i][j] = SR::step_u16x2(a[i], row[j], v[i][j]);
+    for (int i = 0; i < N; i++) ab_step_row_w<T, SR, N, false>(v[i], nx[i], a[i], row, 0);
   }
 #pragma unroll
   for (int c = 0; c < AB_LONE_PIECES; c++) {

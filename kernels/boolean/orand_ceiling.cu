@@ -87,12 +87,7 @@ struct oa_probe_launch {
 
 /* Whether the tensor probe's code for this device was made for sm_80 or later. */
 static int oa_ceiling_mma_available(void) {
-  cudaFuncAttributes fa;
-  if (!oa_mma_available() || cudaFuncGetAttributes(&fa, oa_ceiling_mma) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return fa.ptxVersion >= 80 && fa.binaryVersion >= 80;
+  return oa_mma_available() && ck_kernel_built((const void *)oa_ceiling_mma, 80);
 }
 
 extern "C" ck_status ck_orand_ceiling(int path, double *pairs_per_second) {

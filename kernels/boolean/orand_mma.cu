@@ -211,12 +211,7 @@ int oa_mma_available(void) {
   }
   if (major < 8) return 0;
   /* The code that would run: its PTX must be for sm_80 or later, or the body is empty. */
-  cudaFuncAttributes fa;
-  if (cudaFuncGetAttributes(&fa, oa_mma_kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return fa.ptxVersion >= 80 && fa.binaryVersion >= 80;
+  return ck_kernel_built((const void *)oa_mma_kernel, 80);
 }
 
 static ck_status oa_run_cpasync(const oa_packed &q, uint8_t *C) {
