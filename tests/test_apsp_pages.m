@@ -422,6 +422,28 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
+%! ## a call after one whose kernels found something (an unbounded cycle, a negative integer
+%! ## weight: the guess missed) finds nothing that is not there, on every batched kernel (the
+%! ## device's notes are kept between calls and cleared again after a finding)
+%! neg = "cudakernels:negativecycle";
+%! for c = {"single", "int16", "int32"}
+%!   for np = [16 40 300; 2200 40 3]
+%!     n = np(1); p = np(2);
+%!     W = cast (randi ([1 9], n, n, p), c{1});
+%!     B = W; B(2, 3, 2) = -50; B(3, 2, 2) = 1;    # a negative cycle in page 2
+%!     N = W; N(4, 5, p) = -1; N(5, 4, p) = 3;     # a negative weight, no cycle
+%!     ref = gpu_apsp (W, "kernel", "cpu");
+%!     refN = gpu_apsp (N, "kernel", "cpu");
+%!     for rep = 1:2
+%!       __ck_expect_error__ (@() gpu_apsp (B), neg, "page 2 has a negative cycle");
+%!       assert (isequal (gpu_apsp (W), ref));
+%!       assert (isequal (gpu_apsp (N), refN));
+%!       assert (isequal (gather (gpu_apsp (gpu_array (W))), ref));
+%!     endfor
+%!   endfor
+%! endfor
+
+%!testif ; gpu_available ()
 %! ## gpu_arrays in and out; gpu_path walks a page
 %! rand ("seed", 14);
 %! W = pages_of (30, 5, "single", "min.+");

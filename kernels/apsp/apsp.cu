@@ -178,6 +178,47 @@ struct ap_scratch {
   int refused;                  /* the batched kernel's own survey (ap_checks_itself) */
   unsigned long long page_self; /* ... an unbounded diagonal entry, page * n + vertex */
 };
+static_assert(sizeof(ap_scratch) <= CK_SCRATCH_BYTES, "ap_kept keeps it in a lane's slot");
+
+/* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
+static ap_scratch ap_cleared(void) {
+  return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
+}
+
+/* The scratch of a guessed run of pages (ap_class), kept in the lane across calls: a run whose
+ * kernels noted nothing leaves it cleared, so the call neither allocates nor clears a scratch,
+ * and reads it back into pinned words (ap_findings): about 6 of a paged call's 27 us before
+ * (doc/NOTES.md). *cleared, the host word beside it, is 1 while it is known to be cleared. */
+struct ap_kept {
+  ap_scratch *sc;
+  long long *cleared;
+};
+
+/* The current device's kept scratch, cleared; false where the lane has none (the call then
+ * allocates its own). */
+static bool ap_kept_take(ap_kept &k) {
+  void *p;
+  if (ck_device_scratch(CK_SCRATCH_APSP, &p, &k.cleared) != CK_OK) return false;
+  k.sc = (ap_scratch *)p;
+  if (*k.cleared != 1) {
+    const ap_scratch init = ap_cleared();
+    if (cudaMemcpyAsync(k.sc, &init, sizeof init, cudaMemcpyHostToDevice, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    *k.cleared = 1;
+  }
+  return true;
+}
+
+/* After the run: the scratch stays known cleared where the run's kernels noted nothing (found:
+ * what they noted) and the call ended well (an error may leave notes unread). */
+static void ap_kept_give(ap_kept &k, ck_status st, const ap_scratch &found) {
+  const ap_scratch none = ap_cleared();
+  if (st != CK_OK || found.page_neg != none.page_neg || found.refused != none.refused ||
+      found.page_self != none.page_self)
+    *k.cleared = 0;
+}
 
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
  * work values are W's as they lie, else allocated; W converted into them. */
@@ -252,11 +293,11 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
  * one by one; a guess (missed) is left for the survey's run, which runs them so. */
 template <class Tc, class T, int S>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                        bool *missed = nullptr) {
+                        bool *missed = nullptr, ap_scratch *kept = nullptr) {
   if (ap_batched(a, count)) {
     const bool tiles = ap_tiles<T>(a, parts[0].P);
     if (a->n <= ck_apsp_batch_n() || tiles)
-      return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed);
+      return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed, kept);
   }
   if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
   if (missed) return *missed = true, CK_OK;
@@ -266,8 +307,7 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
 /* Each share's scratch, cleared; f, the facts of no weight. */
 static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratch **sc,
                                  ap_facts &f) {
-  const ap_scratch init = {
-      {0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
+  const ap_scratch init = ap_cleared();
   f = init.f;
   for (int i = 0; i < count; i++) {
     CK_TRY(ck_device_use(parts[i].dev));
@@ -320,8 +360,17 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                       : std::is_same<Tg, uint32_t>::value ? CK_UINT32
                                                           : a->t;
       bool missed = false;
-      CK_TRY(ap_scratch_init(parts, count, sc, f));
-      const ck_status st = ap_run<Tc, Tg, S>(a, parts, count, sc, &missed);
+      ap_kept k;
+      ck_status st;
+      CK_TRY(ck_device_use(parts[0].dev));
+      if (ap_kept_take(k)) {
+        ap_scratch found = ap_cleared();
+        st = ap_run<Tc, Tg, S>(a, parts, count, &k.sc, &missed, &found);
+        ap_kept_give(k, st, found);
+      } else {
+        CK_TRY(ap_scratch_init(parts, count, sc, f));
+        st = ap_run<Tc, Tg, S>(a, parts, count, sc, &missed);
+      }
       if (st != CK_OK || !missed) return st;
     }
   }

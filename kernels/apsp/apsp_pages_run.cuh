@@ -122,12 +122,29 @@ static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_
   return CK_OK;
 }
 
+/* What a run's kernels noted in sc, read back through the lane's pinned words where it has them
+ * (a copy from pageable memory took longer). */
+static ck_status ap_findings(const ap_scratch *sc, ap_scratch *found) {
+  int *words = NULL;
+  if (ck_host_words(&words, (sizeof *found + sizeof(int) - 1) / sizeof(int)) != CK_OK) {
+    CK_CUDA(cudaMemcpy(found, sc, sizeof *found, cudaMemcpyDeviceToHost),
+            "reading the unbounded-cycle flag");
+    return CK_OK;
+  }
+  CK_CUDA(cudaMemcpyAsync(words, sc, sizeof *found, cudaMemcpyDeviceToHost, 0),
+          "reading the unbounded-cycle flag");
+  CK_CUDA(cudaStreamSynchronize(0), "reading the unbounded-cycle flag");
+  memcpy(found, words, sizeof *found);
+  return CK_OK;
+}
+
 /* Every page on the batched kernels (tiles: the tiled kernel, ap_tiles), in launches of
  * ap_batch_chunk pages with Ctrl-C polled between them; an unbounded cycle in any page fails
- * the call, naming the first such page. */
+ * the call, naming the first such page. kept: where sc is kept across calls (ap_kept), what the
+ * kernels noted in it. */
 template <class Tc, class T, int S>
 static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, bool tiles,
-                              bool *missed) {
+                              bool *missed, ap_scratch *kept) {
   typedef typename ap_problem<S>::SR SR;
   constexpr bool direct = ap_as_they_lie<Tc, T, S>();
   const bool checks = missed != nullptr; /* the guess: the kernel surveys */
@@ -178,10 +195,9 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
     return CK_OK;
   };
   if (st == CK_OK) st = run(0);
-  ap_scratch found;
-  if (st == CK_OK)
-    st = ck_cuda_check(cudaMemcpy(&found, sc, sizeof found, cudaMemcpyDeviceToHost),
-                       "reading the unbounded-cycle flag");
+  ap_scratch found = ap_cleared();
+  if (st == CK_OK) st = ap_findings(sc, &found);
+  if (kept) *kept = found;
   unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
   if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused && n > ck_apsp_batch_n()) {
     /* no plain-order kernel takes these pages (past 256 vertices, or past 128 without

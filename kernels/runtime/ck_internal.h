@@ -94,13 +94,18 @@ ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, c
 ck_status ck_note_mark(void);
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready);
 
-/* A few bytes of device memory kept across calls (CK_SCRATCH_BYTES), for state that a kernel
- * carries from one call to the next instead of being allocated and cleared on every call, with
- * one host word beside it: both zero when first handed out, then as the last user left them.
- * One per lane; outside the tracked allocations (ck_dev_bytes_in_use); released with the lane,
- * and so at a reset. */
-#define CK_SCRATCH_BYTES 64
-ck_status ck_device_scratch(void **p, long long **word);
+/* A few bytes of device memory kept across calls (CK_SCRATCH_BYTES a slot), for state that a
+ * kernel carries from one call to the next instead of being allocated and cleared on every call,
+ * with one host word beside it: both zero when first handed out, then as the last user left
+ * them. A slot for each user, one set per lane; outside the tracked allocations
+ * (ck_dev_bytes_in_use); released with the lane, and so at a reset. */
+#define CK_SCRATCH_BYTES 128
+enum {
+  CK_SCRATCH_RANGES, /* the integer products' range record (minplus_ranges.cuh) */
+  CK_SCRATCH_APSP,   /* the findings of a guessed run of pages (apsp.cu, ap_kept) */
+  CK_SCRATCH_SLOTS
+};
+ck_status ck_device_scratch(int slot, void **p, long long **word);
 
 /* Host words a kernel may set (pinned and mapped: *dev is their address on the device), so that
  * a call leaves word for a later one without the host waiting for the kernel: CK_FLAG_WORDS of

@@ -30,8 +30,8 @@ typedef struct {
     cudaEvent_t queued, ready;
     cudaStream_t stream; /* its own, so that a note never waits behind the staged transfers */
   } note;                /* see ck_read_note */
-  void *scratch;         /* see ck_device_scratch */
-  long long scratch_word;
+  void *scratch;         /* see ck_device_scratch: CK_SCRATCH_SLOTS slots */
+  long long scratch_word[CK_SCRATCH_SLOTS];
   int *flags, *flags_dev; /* see ck_device_flags */
   int *words;             /* see ck_host_words */
   size_t nwords;
@@ -198,21 +198,24 @@ ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_
   return CK_OK;
 }
 
-ck_status ck_device_scratch(void **p, long long **word) {
+ck_status ck_device_scratch(int slot, void **p, long long **word) {
+  if (slot < 0 || slot >= CK_SCRATCH_SLOTS)
+    return ck_fail(CK_ERR_INVALID, "no device scratch slot %d", slot);
   lane_t *l = lane();
+  const size_t bytes = (size_t)CK_SCRATCH_SLOTS * CK_SCRATCH_BYTES;
   if (!l->scratch) {
-    CK_CUDA(cudaMalloc(&l->scratch, CK_SCRATCH_BYTES), "allocating the device scratch");
-    cudaError_t e = cudaMemset(l->scratch, 0, CK_SCRATCH_BYTES);
+    CK_CUDA(cudaMalloc(&l->scratch, bytes), "allocating the device scratch");
+    cudaError_t e = cudaMemset(l->scratch, 0, bytes);
     if (e != cudaSuccess) {
       cudaFree(l->scratch);
       l->scratch = NULL;
       return ck_cuda_status(e, "clearing the device scratch");
     }
-    l->scratch_word = 0;
+    memset(l->scratch_word, 0, sizeof l->scratch_word);
     release_at_exit();
   }
-  *p = l->scratch;
-  *word = &l->scratch_word;
+  *p = (char *)l->scratch + (size_t)slot * CK_SCRATCH_BYTES;
+  *word = &l->scratch_word[slot];
   return CK_OK;
 }
 

@@ -175,7 +175,7 @@ static ck_status finish_read(const mp_record_read *rd, long long h[MP_RECORD]) {
 /* The record and the tag of a new epoch (see MP_RECORD). */
 static ck_status next_record(long long **d, long long *tag) {
   long long *epoch; /* 0 with a new record, which is all zeros: below any key */
-  CK_TRY(ck_device_scratch((void **)d, &epoch));
+  CK_TRY(ck_device_scratch(CK_SCRATCH_RANGES, (void **)d, &epoch));
   if (++*epoch == MP_EPOCHS) {
     CK_CUDA(cudaMemsetAsync(*d, 0, MP_RECORD * sizeof(long long)), "clearing the range record");
     *epoch = 1;
