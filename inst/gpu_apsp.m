@@ -88,8 +88,13 @@
 ## round, as the larger graphs' are.  Other pages of more than 256 vertices run
 ## one after the other as 2-D calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
-## and a vertex on the cycle.  Batched pages run on one GPU: the selected one,
-## or the gpu_array's.
+## and a vertex on the cycle.  With several GPUs (the option @qcode{"devices"},
+## below) pages of up to 1024 vertices are shared among them whole: each GPU
+## takes a run of pages and closes them as one GPU would (its own upload of host
+## pages; a gpu_array's pages in place on its own GPU and copied to the others),
+## so @var{D} and @var{P} are the same; by default host pages of as much work as
+## 8192^3 pair updates or more use every visible GPU, others the selected GPU or
+## the gpu_array's.
 ##
 ## The option @qcode{"kernel"} is @qcode{"gpu"} (the default) or
 ## @qcode{"cpu"}, a multi-threaded CPU reference (plain Floyd--Warshall) that
@@ -136,12 +141,12 @@
 ##
 ## Several GPUs: the option @qcode{"devices"} (numbers as @code{gpu_device ()}
 ## lists them) shares the rows of the work out among the listed GPUs, in whole
-## blocks of 256 vertices; each round's pivot block row goes from the GPU that
-## holds it to the others (peer to peer where the GPUs allow it).  @var{D} and
-## @var{P} are those of one GPU, bit for bit.  By default a graph of 8192
-## vertices or more uses every visible GPU, a smaller one the selected GPU.  A
-## gpu_array @var{W} stays where it lives, as do the results; the other GPUs
-## work on copies of their rows.
+## blocks of 256 vertices (pages of up to 1024 vertices: whole pages, above);
+## each round's pivot block row goes from the GPU that holds it to the others
+## (peer to peer where the GPUs allow it).  @var{D} and @var{P} are those of one
+## GPU, bit for bit.  By default a graph of 8192 vertices or more uses every
+## visible GPU, a smaller one the selected GPU.  A gpu_array @var{W} stays where
+## it lives, as do the results; the other GPUs work on copies of their rows.
 ##
 ## Example:
 ##

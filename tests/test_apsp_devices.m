@@ -26,6 +26,18 @@
 %!  assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", devices)), R),
 %!          "D of a gpu_array without P differs");
 %!endfunction
+%!function copied_everywhere (W)
+%!  ## a gpu_array's rows (pages) copied to every share, its own device too
+%!  old = __cudakernels__ ("settings", "spread_copies", true);
+%!  unwind_protect
+%!    [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
+%!    [RD, RP] = gpu_apsp (W);
+%!    assert (isequal (gather (D), RD) && isequal (gather (P), RP));
+%!    assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", [1 1 1])), RD));
+%!  unwind_protect_cleanup
+%!    __cudakernels__ ("settings", old);
+%!  end_unwind_protect
+%!endfunction
 %!function [id, msg] = raised (f, nout)
 %!  ## the identifier and message of the error f () raises with nout outputs
 %!  id = msg = "";
@@ -79,17 +91,7 @@
 
 ## a gpu_array's rows copied to every share, its own device too
 %!testif ; gpu_available ()
-%! old = __cudakernels__ ("settings", "spread_copies", true);
-%! unwind_protect
-%!   W = __ck_graph__ (600, "single", 0.05, false, true);
-%!   [D, P] = gpu_apsp (gpu_array (W), "devices", [1 1]);
-%!   [RD, RP] = gpu_apsp (W);
-%!   assert (isequal (gather (D), RD) && isequal (gather (P), RP));
-%!   assert (isequal (gather (gpu_apsp (gpu_array (W), "devices", [1 1 1])), RD));
-%!   clear D P
-%! unwind_protect_cleanup
-%!   __cudakernels__ ("settings", old);
-%! end_unwind_protect
+%! copied_everywhere (__ck_graph__ (600, "single", 0.05, false, true));
 %! assert (__ck_released__ ());
 
 ## a negative cycle in the last share's rows: the error names the same vertex
@@ -122,6 +124,64 @@
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect
+%! assert (__ck_released__ ());
+%! assert (isequal (gpu_apsp (W, "devices", [1 1]), gpu_apsp (W)));   # still works
+
+## pages: a run of whole pages on each device (here shares of one GPU), each as one
+## device gives it: the batched kernels, the tiled kernel (D alone), the rounds page
+## by page (P, and double past 256 vertices); more devices than pages
+%!function W = pages_of (n, p, cls, negative)
+%!  W = zeros (n, n, p, cls);
+%!  for q = 1:p
+%!    W(:, :, q) = __ck_graph__ (n, cls, 0.2, negative, true);
+%!  endfor
+%!endfunction
+%!testif ; gpu_available ()
+%! for cls = {"single", "int16", "double", "int32"}
+%!   for np = [16 5; 40 3; 300 4; 520 2]'
+%!     W = pages_of (np(1), np(2), cls{1}, strcmp (cls{1}, "double"));
+%!     check_apsp (W, [1 1]);
+%!     check_apsp (W, [1 1 1]);
+%!   endfor
+%! endfor
+%! W = pages_of (20, 7, "uint8", false);
+%! check_apsp (reshape (W, 20, 20, 1, 7), [1 1 1]);   # trailing dimensions
+%! copied_everywhere (pages_of (64, 9, "single", false));   # a gpu_array's pages, to every share
+%! assert (__ck_released__ ());
+
+## pages: the first page with an unbounded cycle is named, as on one device, whichever
+## share holds it; Ctrl-C and out of memory on the shares leave nothing behind
+%!testif ; gpu_available ()
+%! W = pages_of (30, 7, "single", false);
+%! W(3, 4, 5) = -30; W(4, 3, 5) = 1;                  # pages 4-5 are the second of three
+%! W(3, 4, 7) = -30; W(4, 3, 7) = 1;
+%! [~, msg] = raised (@() gpu_apsp (W), 1);
+%! assert (! isempty (strfind (msg, "page 5 has a negative cycle")), msg);
+%! for dev = {[1 1], [1 1 1]}
+%!   [id, m2] = raised (@() gpu_apsp (W, "devices", dev{1}), 2);
+%!   assert (id, "cudakernels:negativecycle");
+%!   assert (m2, msg);
+%!   [id, m3] = raised (@() gpu_apsp (gpu_array (W), "devices", dev{1}), 1);
+%!   assert (m3, msg);
+%! endfor
+%! W = pages_of (128, 600, "single", false);
+%! __cudakernels__ ("settings", "test_cancel_after", 0);
+%! unwind_protect
+%!   assert (raised (@() gpu_apsp (W, "devices", [1 1]), 1), "cudakernels:interrupted");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", "test_cancel_after", -1);
+%! end_unwind_protect
+%! assert (__ck_released__ ());
+%! X = gpu_array (W(:, :, 1:20));                    # 1.3 MB, and as much for D
+%! old = __cudakernels__ ("settings", "spread_copies", true);
+%! __cudakernels__ ("settings", "test_alloc_limit", 3e6);
+%! unwind_protect                                     # the shares' copies do not fit
+%!   assert (raised (@() gpu_apsp (X, "devices", [1 1]), 1), "cudakernels:outofmemory");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! clear X
 %! assert (__ck_released__ ());
 %! assert (isequal (gpu_apsp (W, "devices", [1 1]), gpu_apsp (W)));   # still works
 

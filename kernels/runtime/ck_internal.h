@@ -3,6 +3,8 @@
 #define CK_INTERNAL_H
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
+
 #include "ck.h"
 
 #ifdef __cplusplus
@@ -59,6 +61,45 @@ void ck_lane_enter(int slot, const volatile int *stop);
 int ck_lane_stopped(void); /* the stop flag is raised: finish quickly, the result is dropped */
 int ck_lane_slot(void);
 void ck_lanes_release(int dev); /* -1: every device's */
+/* A team of workers over devices (team.c; spread.c's panels of a product, apsp_pages.c's runs of
+ * pages): a host thread a worker, each in lane 1 + its index, with the stop flag they all read
+ * (raised by a failure that `fatal` calls so, every one where it is NULL, and by Ctrl-C, which
+ * the calling thread polls through `cancelled` while they work), and the count of the copies
+ * out of a source device that its own worker waits for before it works there. */
+typedef struct ck_team ck_team;
+typedef struct {
+  ck_team *team;
+  void *job; /* the caller's */
+  int dev;
+  int copies; /* copies out of the source still to make: counted in the team's until done */
+  ck_status s;
+  char msg[512]; /* the failure's message */
+  pthread_t thread;
+  int started, slot;
+} ck_worker;
+struct ck_team {
+  ck_status (*run)(ck_worker *w);
+  int (*fatal)(ck_status s);
+  int (*cancelled)(void *ctx);
+  void *ctx;
+  volatile int stop;
+  int copies_pending, running;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+};
+#define CK_TEAM_INIT(run_fn) \
+  { .run = (run_fn), .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER }
+/* Runs ws[0 .. count - 1] (their dev, job and copies set), each on a thread of its own, until
+ * all are done; their outcomes are in ws[i].s and .msg. */
+void ck_team_run(ck_team *t, ck_worker *ws, int count);
+void ck_team_copies_done(ck_worker *w); /* this worker's copies are made (or will never be) */
+/* bytes from device src_dev to dst_dev, queued on the current device's default stream */
+ck_status ck_peer_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes);
+void ck_team_wait_for_copies(ck_team *t);
+/* The first failure that is not a worker stopping because another failed (else the first of
+ * those): its index, or -1 where all went well. */
+int ck_team_first_failure(const ck_worker *ws, int count);
+
 /* The lane's copy stream waits for the work queued so far on the default stream: copies into
  * memory just taken from the stream-ordered pool, which that work may have used last. */
 ck_status ck_copies_after_kernels(void);

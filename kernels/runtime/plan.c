@@ -395,9 +395,16 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   if (a->kernel != CK_APSP_GPU)
     return ck_fail(CK_ERR_INVALID, "unknown shortest-path kernel %d", a->kernel);
   CK_TRY(ck_device_init());
-  CK_TRY(plan_devices(a->devices, a->n >= CK_APSP_SPREAD_MIN_N, &pl->devices));
-  const size_t B = ck_apsp_block(), blocks = (a->n + B - 1) / B;
-  if (blocks < (size_t)pl->devices.count) pl->devices.count = blocks ? (int)blocks : 1;
+  /* pages of up to ck_apsp_tiles_n () vertices are shared whole among the devices
+   * (apsp_pages.c), by default host arrays of as much work as a product that spreads; a graph,
+   * and larger pages, by rows, by default from CK_APSP_SPREAD_MIN_N vertices */
+  const int whole = a->pages > 1 && a->n <= ck_apsp_tiles_n();
+  const double n = (double)a->n, pairs = (double)a->pages * n * n * n;
+  const int spread = whole ? where == CK_ON_HOST && pairs >= CK_SPREAD_MIN_PAIRS
+                           : a->n >= CK_APSP_SPREAD_MIN_N;
+  CK_TRY(plan_devices(a->devices, spread, &pl->devices));
+  const size_t B = ck_apsp_block(), blocks = (a->n + B - 1) / B, most = whole ? a->pages : blocks;
+  if (most < (size_t)pl->devices.count) pl->devices.count = most ? (int)most : 1;
   pl->move = where == CK_ON_HOST ? CK_MOVE_WHOLE : CK_MOVE_NONE;
   pl->rounds = blocks;
   pl->looks_ahead = pl->devices.count == 1 && blocks > 1;
