@@ -72,8 +72,8 @@
 ## launch (or a few, a few milliseconds apart, so that Ctrl-C is heard): each
 ## lies in the registers of a group of threads (from 129 vertices, of a cluster
 ## of blocks, on Hopper GPUs; before them up to 128; @var{D} alone of many
-## int16 graphs of 16 vertices, of one thread each, on Hopper GPUs) for the
-## whole of plain Floyd--Warshall, so @var{D} and @var{P} are the
+## int16 graphs of 16 vertices, of one thread each, and of 64 vertices, of one
+## warp each, on Hopper GPUs) for the whole of plain Floyd--Warshall, so @var{D} and @var{P} are the
 ## @qcode{"cpu"} kernel's, bit for bit, with or without @var{P} (up to the sign
 ## of a zero).  A 2-D call of that size runs there too.  One exception, which
 ## is faster: @var{D} alone of many graphs of 129 to 1024 vertices (at least

@@ -142,6 +142,10 @@
 %!     W = pages_of (np(1), np(2), cls{1}, strcmp (cls{1}, "double"));
 %!     check_apsp (W, [1 1]);
 %!     check_apsp (W, [1 1 1]);
+%!     if (np(1) <= 40)                                 # a launch a share: the pages were shared
+%!       gpu_apsp (W, "devices", [1 1 1]);
+%!       assert (__cudakernels__ ("last_plan").batched_runs, min (3, np(2)));
+%!     endif
 %!   endfor
 %! endfor
 %! W = pages_of (20, 7, "uint8", false);
@@ -164,6 +168,18 @@
 %!   [id, m3] = raised (@() gpu_apsp (gpu_array (W), "devices", dev{1}), 1);
 %!   assert (m3, msg);
 %! endfor
+%! W = pages_of (300, 4, "single", false);            # with P, page by page in each share
+%! W(3, 4, 3) = -30; W(4, 3, 3) = 1;
+%! [~, msg] = raised (@() gpu_apsp (W), 2);
+%! assert (! isempty (strfind (msg, "page 3 has a negative cycle")), msg);
+%! [id, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
+%! assert (m2, msg);
+%! W = pages_of (30, 7, "single", false);             # a refused weight in a later share
+%! W(3, 4, 2) = -30; W(4, 3, 2) = 1; W(1, 2, 6) = NaN;
+%! [id, msg] = raised (@() gpu_apsp (W), 1);
+%! assert (id, "cudakernels:invalidinput");
+%! [id2, m2] = raised (@() gpu_apsp (W, "devices", [1 1 1]), 1);
+%! assert (id2, id); assert (m2, msg);
 %! W = pages_of (128, 600, "single", false);
 %! __cudakernels__ ("settings", "test_cancel_after", 0);
 %! unwind_protect

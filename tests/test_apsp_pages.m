@@ -347,39 +347,45 @@
 %! endfor
 
 %!testif ; gpu_available ()
-%! ## distances alone of many int16 pages of 16 vertices run a page a thread (min.+ on
-%! ## the 16-bit words): against the cpu kernel and against the same pages with P
-%! ## (a group of threads a page), host and gpu_array, a last warp and block partly
+%! ## distances alone of many int16 pages of 16 vertices run a page a thread, of 64 a page
+%! ## a warp (min.+ on the 16-bit words): against the cpu kernel and against the same pages
+%! ## with P (a group of threads a page), host and gpu_array, a last warp and block partly
 %! ## empty; the other semirings and classes beside them; a negative weight (the guess
 %! ## missed) runs the call again in double
 %! rand ("seed", 17);
 %! s = gpu_info (); many = 16 * max ([s.multiprocessors]) + 45;
-%! for t = {{"min.+", {"int16", "uint16", "int8", "uint8"}}, {"max.+", {"int16", "int8"}}, ...
-%!          {"max.min", {"int16", "uint16"}}, {"min.max", {"uint16", "uint8"}}}
-%!   [sr, classes] = t{1}{:};
-%!   for c = classes
-%!     what = sprintf ("%d pages of 16, %s %s", many, sr, c{1});
-%!     W = pages_of (16, many, c{1}, sr, true);
-%!     if (strcmp (sr, "max.+"))
-%!       W(W > 0) = -W(W > 0);   # on the words where no weight is above 0
-%!     endif
-%!     D = gpu_apsp (W, "semiring", sr);
-%!     plan = __cudakernels__ ("last_plan");
-%!     if (strcmp (sr, "min.+") && strcmp (c{1}, "int16"))
-%!       assert (plan.work, "uint16");   # on the 16-bit words: a page a thread
-%!     endif
-%!     [DP, P] = gpu_apsp (W, "semiring", sr);
-%!     [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
-%!     assert (isequal (D, C), what); assert (isequal (DP, C) && isequal (P, CP), what);
-%!     assert (isequal (gather (gpu_apsp (gpu_array (W), "semiring", sr)), C), what);
+%! for n = [16 64]
+%!   for t = {{"min.+", {"int16", "uint16", "int8", "uint8"}}, {"max.+", {"int16", "int8"}}, ...
+%!            {"max.min", {"int16", "uint16"}}, {"min.max", {"uint16", "uint8"}}}
+%!     [sr, classes] = t{1}{:};
+%!     for c = classes
+%!       what = sprintf ("%d pages of %d, %s %s", many, n, sr, c{1});
+%!       W = pages_of (n, many, c{1}, sr, true);
+%!       if (strcmp (sr, "max.+"))
+%!         W(W > 0) = -W(W > 0);   # on the words where no weight is above 0
+%!       endif
+%!       D = gpu_apsp (W, "semiring", sr);
+%!       plan = __cudakernels__ ("last_plan");
+%!       if (strcmp (sr, "min.+") && strcmp (c{1}, "int16"))
+%!         assert (plan.work, "uint16");   # on the 16-bit words: a page a thread or a warp
+%!       endif
+%!       [DP, P] = gpu_apsp (W, "semiring", sr);
+%!       [C, CP] = gpu_apsp (W, "semiring", sr, "kernel", "cpu");
+%!       assert (isequal (D, C), what); assert (isequal (DP, C) && isequal (P, CP), what);
+%!       assert (isequal (gather (gpu_apsp (gpu_array (W), "semiring", sr)), C), what);
+%!     endfor
 %!   endfor
+%!   W = pages_of (n, many, "int16", "min.+", false);   # potentials: negative weights
+%!   assert (any (W(:) < 0));
+%!   D = gpu_apsp (W);
+%!   plan = __cudakernels__ ("last_plan");
+%!   assert (plan.work, "double");
+%!   assert (isequal (D, gpu_apsp (W, "kernel", "cpu")));
+%!   W = pages_of (n, many, "int16", "min.+", true);    # a negative weight to itself, last page
+%!   W(n, n, many) = -1;
+%!   __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:negativecycle",
+%!                        sprintf ("page %d has a negative cycle: vertex %d", many, n));
 %! endfor
-%! W = pages_of (16, many, "int16", "min.+", false);   # potentials: negative weights
-%! assert (any (W(:) < 0));
-%! D = gpu_apsp (W);
-%! plan = __cudakernels__ ("last_plan");
-%! assert (plan.work, "double");
-%! assert (isequal (D, gpu_apsp (W, "kernel", "cpu")));
 
 %!testif ; gpu_available ()
 %! ## unbounded cycles name their page, on the batched kernel, page by page and the cpu kernel
@@ -432,10 +438,17 @@
 %!     W = cast (randi ([1 9], n, n, p), c{1});
 %!     B = W; B(2, 3, 2) = -50; B(3, 2, 2) = 1;    # a negative cycle in page 2
 %!     N = W; N(4, 5, p) = -1; N(5, 4, p) = 3;     # a negative weight, no cycle
+%!     S = W; S(3, 3, p) = -1;                     # a negative weight to itself
 %!     ref = gpu_apsp (W, "kernel", "cpu");
 %!     refN = gpu_apsp (N, "kernel", "cpu");
 %!     for rep = 1:2
 %!       __ck_expect_error__ (@() gpu_apsp (B), neg, "page 2 has a negative cycle");
+%!       assert (isequal (gpu_apsp (W), ref));
+%!       __ck_expect_error__ (@() gpu_apsp (S), neg, sprintf ("page %d has a negative cycle", p));
+%!       if (strcmp (c{1}, "single"))                # a refused weight
+%!         X = W; X(1, 2, 1) = NaN;
+%!         __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:invalidinput", "NaN");
+%!       endif
 %!       assert (isequal (gpu_apsp (W), ref));
 %!       assert (isequal (gpu_apsp (N), refN));
 %!       assert (isequal (gather (gpu_apsp (gpu_array (W))), ref));

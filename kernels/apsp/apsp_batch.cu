@@ -245,12 +245,8 @@ __global__ void __launch_bounds__(AB_LONE_THREADS) ab_close_lone(const ap_batch<
  * 0.047-0.053 (H100, two runs each alternating). */
 #define AB_LONE_PAGES_PER_SM 16
 static bool ab_lone_built(void) {
-  static int known[CK_MAX_DEVICES]; /* 0 not asked, 1 no, 2 yes */
-  const int dev = ck_device_current();
-  if (dev < 0 || dev >= CK_MAX_DEVICES) return false;
-  if (!known[dev])
-    known[dev] = ck_kernel_built((const void *)ab_close_lone<sr_min_plus>, 90) ? 2 : 1;
-  return known[dev] == 2;
+  static int known[CK_MAX_DEVICES];
+  return ck_kernel_built_here((const void *)ab_close_lone<sr_min_plus>, 90, known);
 }
 template <class T, class SR> static bool ab_lone(const ap_batch<T> &b) {
   return std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value &&
@@ -303,6 +299,8 @@ template <class T, class SR> ck_status ap_batch_close(const ap_batch<T> &b) {
   const int np = ap_batch_np(b.n);
   if (np > AP_BATCH_BLOCK_N) return ap_batch_cluster<T, SR>(b);
   if (ab_lone<T, SR>(b)) return ab_launch_lone<T, SR>(b);
+  if constexpr (std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value)
+    if (ab_warp_takes(b)) return ab_warp_close(b);
   return b.P ? ab_launch_np<T, SR, true>(b, np) : ab_launch_np<T, SR, false>(b, np);
 }
 

@@ -308,4 +308,9 @@ template <class T, class SR> ck_status ap_batch_cluster(const ap_batch<T> &b);
 /* ... and the tiled kernel's (apsp_batch_tiled.cu), where ap_batch_tiles (b). */
 template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b);
 
+/* Distances alone of many 16-bit min.+ graphs of 64 vertices, a page a warp
+ * (apsp_batch_warp.cu): whether it takes b, and b's launch. */
+bool ab_warp_takes(const ap_batch<uint16_t> &b);
+ck_status ab_warp_close(const ap_batch<uint16_t> &b);
+
 #endif

@@ -32,7 +32,7 @@ static ck_status page_by_page(ck_apsp_args *a, ck_where where) {
   for (size_t q = 0; s == CK_OK && q < a->pages; q++) {
     ck_apsp_args b = *a;
     b.pages = 0;
-    b.page = q + 1; /* the page an unbounded cycle's error names */
+    b.page = a->page0 + q + 1; /* the page an unbounded cycle's error names */
     at_page(&b, a, q);
     if (a->kernel == CK_APSP_CPU) s = ck_apsp_cpu(&b);
     else s = where == CK_ON_HOST ? ck_apsp(&b) : ck_apsp_device(&b);
@@ -120,8 +120,24 @@ static int stopped(void *ctx) {
   return ck_lane_stopped();
 }
 
-/* The other runs go on after an unbounded cycle: the call names the first page with one. */
+/* The other runs go on after an unbounded cycle: the call names the first page with one, and a
+ * refused weight in any page comes before it (as on one device, where the kernels look at every
+ * weight before the call names a cycle). */
 static int stops_the_others(ck_status s) { return s != CK_ERR_NEGCYCLE && s != CK_ERR_POSCYCLE; }
+
+/* An error about the pages' weights, which one device gives in the same words. */
+static int about_the_weights(ck_status s) { return s == CK_ERR_INVALID || !stops_the_others(s); }
+
+/* The run whose failure the call reports, as one device would: a refused weight in any run;
+ * after Ctrl-C the interruption; else the first run's in page order that another did not stop.
+ * -1: none failed. */
+static int reported(const ck_worker *ws, int count, const ck_team *t) {
+  for (int i = 0; i < count; i++)
+    if (ws[i].s == CK_ERR_INVALID) return i;
+  for (int i = 0; t->interrupted && i < count; i++)
+    if (ws[i].s == CK_ERR_INTERRUPTED) return i;
+  return ck_team_first_failure(ws, count);
+}
 
 /* Device pages on another device than their own (or copied to it, tests): their weights copied
  * in, run there, D and P copied back. */
@@ -218,11 +234,11 @@ static ck_status pages_shared(ck_apsp_args *a, ck_where where) {
     a->plan->batched_runs += runs[i].plan.batched_runs;
     a->plan->single_pages += runs[i].plan.single_pages;
   }
-  const int f = ck_team_first_failure(ws, count);
+  const int f = reported(ws, count, &t);
   if (f < 0) return CK_OK;
   a->page = runs[f].b.page;
   a->cycle_vertex = runs[f].b.cycle_vertex;
-  if (!stops_the_others(ws[f].s)) return ck_fail(ws[f].s, "%s", ws[f].msg); /* as on one */
+  if (about_the_weights(ws[f].s)) return ck_fail(ws[f].s, "%s", ws[f].msg); /* as on one */
   return ck_fail(ws[f].s, "on device %d: %s", ws[f].dev + 1, ws[f].msg);
 }
 

@@ -9,6 +9,14 @@
 /* The pages of a call (a 2-D call: one). */
 static size_t ap_pages(const ck_apsp_args *a) { return a->pages ? a->pages : 1; }
 
+/* The pages the kernel's choice counts: the whole call's (its plan's), so that its runs (a
+ * device's share, or host pages in runs that fit) close their pages as one run would: the tiled
+ * kernel's distances may differ from the plain order's in the last bits of rounded sums. */
+static size_t ap_choice_pages(const ck_apsp_args *a) {
+  const size_t call = a->plan ? a->plan->pages : 0;
+  return a->pages && call > a->pages ? call : ap_pages(a);
+}
+
 /* Small graphs on one device run on the batched kernels, one page or many; pages of up to
  * AT_MAX_N vertices, D alone, many of them, may run on the tiled kernel (its other conditions,
  * on the work type, in ap_run). Larger pages, and pages with P past the batched kernels, run one
@@ -17,7 +25,7 @@ static bool ap_batched(const ck_apsp_args *a, int count) {
   if (count != 1) return false;
   if (a->n <= ck_apsp_batch_n()) return true;
   return a->pages && !a->P && a->n <= ck_apsp_tiles_n() &&
-         ap_batch_tiles_enough(a->pages, (int)a->n);
+         ap_batch_tiles_enough(ap_choice_pages(a), (int)a->n);
 }
 
 /* The unbounded path found at flat = page * n + vertex, 0-based; the page named where the call
@@ -80,7 +88,7 @@ __global__ void ap_stage_out(const T *X, Tc *D, int32_t *P, size_t count) {
  * its launches but the plain-order second run's. */
 template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P) {
   ap_batch<T> all = {};
-  all.pages = ap_pages(a), all.n = (int)a->n, all.P = P;
+  all.pages = ap_choice_pages(a), all.n = (int)a->n, all.P = P;
   return ap_batch_tiles(all);
 }
 

@@ -13,8 +13,8 @@ static _Thread_local char last_error[512] = "no error";
 /* The visible devices (-1: not counted yet, or counting failed and is tried again), the home
  * device (gpu_device (I): new arrays and one-device work), and which devices have a context. The
  * CUDA runtime's current device is per host thread: the gateway's thread starts each command on
- * the home device (ck_call_begin) and moves to its arrays' device; the workers of a product
- * spread over several devices each take their own (spread.c). */
+ * the home device (ck_call_begin) and moves to its arrays' device; the workers of a team over
+ * several devices each take their own (team.c). */
 static int device_total = -1;
 static int home = 0;
 static _Atomic int ready[CK_MAX_DEVICES];
@@ -193,6 +193,13 @@ int ck_kernel_built(const void *kernel, int arch) {
   return ok;
 }
 
+int ck_kernel_built_here(const void *kernel, int arch, int *known) {
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return 0;
+  if (!known[dev]) known[dev] = ck_kernel_built(kernel, arch) ? 2 : 1;
+  return known[dev] == 2;
+}
+
 int ck_clusters_built(const void *kernel) {
   /* an error of an earlier launch, waiting to be reported, is not cleared with the queries' own */
   const int pending = cudaPeekAtLastError() != cudaSuccess;
@@ -274,8 +281,8 @@ ck_status ck_device_sync(void) {
   return CK_OK;
 }
 
-/* ---- tracked allocator: a small table of live allocations, shared by the workers of a product
- * spread over several devices (spread.c), hence the lock ---- */
+/* ---- tracked allocator: a small table of live allocations, shared by the workers of a team
+ * over several devices (team.c), hence the lock ---- */
 typedef struct {
   void *p;
   size_t bytes;

@@ -52,10 +52,12 @@ int ck_clusters_built(const void *kernel);
  * architecture `arch` (90: sm_90) or later: its binary, and the PTX it came from, where a build
  * for an older GPU (JIT-compiled here) has none of the code kept for newer ones. */
 int ck_kernel_built(const void *kernel, int arch);
+/* The same, asked once per device: known[CK_MAX_DEVICES] keeps the answers (0: not asked). */
+int ck_kernel_built_here(const void *kernel, int arch, int *known);
 
 /* Lanes (transfer.c): each host thread's staging buffers, copy stream, note and scratch on each
- * device. Slot 0 is the gateway's thread; a worker of a product spread over several devices
- * enters slot 1 + its index, with the flag that tells it to stop early (another worker failed). */
+ * device. Slot 0 is the gateway's thread; a worker of a team (team.c) enters slot 1 + its
+ * index, with the flag that tells it to stop early (another worker failed, or Ctrl-C). */
 #define CK_LANES 9
 void ck_lane_enter(int slot, const volatile int *stop);
 int ck_lane_stopped(void); /* the stop flag is raised: finish quickly, the result is dropped */
@@ -83,6 +85,7 @@ struct ck_team {
   int (*cancelled)(void *ctx);
   void *ctx;
   volatile int stop;
+  int interrupted; /* `cancelled` said so */
   int copies_pending, running;
   pthread_mutex_t lock;
   pthread_cond_t changed;

@@ -62,7 +62,7 @@ static void *work(void *arg) {
 /* Until every started worker is done; with `cancelled`, polled at once and then every
  * TEAM_POLL_NS. */
 static void wait_for_workers(ck_team *t) {
-  if (t->cancelled && t->cancelled(t->ctx)) stop_all(t);
+  if (t->cancelled && t->cancelled(t->ctx)) t->interrupted = 1, stop_all(t);
   pthread_mutex_lock(&t->lock);
   while (t->running > 0) {
     if (!t->cancelled || t->stop) {
@@ -75,7 +75,7 @@ static void wait_for_workers(ck_team *t) {
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     if (pthread_cond_timedwait(&t->changed, &t->lock, &until) != ETIMEDOUT) continue;
     pthread_mutex_unlock(&t->lock);
-    if (t->cancelled(t->ctx)) stop_all(t);
+    if (t->cancelled(t->ctx)) t->interrupted = 1, stop_all(t);
     pthread_mutex_lock(&t->lock);
   }
   pthread_mutex_unlock(&t->lock);

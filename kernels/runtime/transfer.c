@@ -2,8 +2,8 @@
  * resources they share a home with: the copy stream, the note (a few values read back), the
  * device scratch and the flags (host words a kernel may set). Each host thread working on a
  * device has its own set, a "lane": the gateway's thread uses slot 0 of each device, the
- * workers of a product spread over several devices (spread.c) slots 1 and up, so that two of
- * them never share a buffer, even on one device. */
+ * workers of a team over several devices (team.c: a product's panels, pages of graphs) slots 1
+ * and up, so that two of them never share a buffer, even on one device. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <omp.h>
 #include <pthread.h>
