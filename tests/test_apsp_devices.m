@@ -174,6 +174,13 @@
 %! assert (! isempty (strfind (msg, "page 3 has a negative cycle")), msg);
 %! [id, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
 %! assert (m2, msg);
+%! W(3, 4, 1) = -30; W(4, 3, 1) = 1; W(1, 2, 4) = NaN; # page by page: the first page that fails
+%! [id, msg] = raised (@() gpu_apsp (W), 2);
+%! assert (id, "cudakernels:negativecycle");
+%! [id2, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
+%! assert (id2, id); assert (m2, msg);
+%! W = single (rand (300, 300, 4) * 10); W(W > 7) = Inf;  # rounded sums: every share takes
+%! assert (isequal (gpu_apsp (W, "devices", [1 1 1]), gpu_apsp (W)));   # the call's kernel
 %! W = pages_of (30, 7, "single", false);             # a refused weight in a later share
 %! W(3, 4, 2) = -30; W(4, 3, 2) = 1; W(1, 2, 6) = NaN;
 %! [id, msg] = raised (@() gpu_apsp (W), 1);

@@ -120,24 +120,13 @@ static int stopped(void *ctx) {
   return ck_lane_stopped();
 }
 
-/* The other runs go on after an unbounded cycle: the call names the first page with one, and a
- * refused weight in any page comes before it (as on one device, where the kernels look at every
- * weight before the call names a cycle). */
-static int stops_the_others(ck_status s) { return s != CK_ERR_NEGCYCLE && s != CK_ERR_POSCYCLE; }
-
-/* An error about the pages' weights, which one device gives in the same words. */
-static int about_the_weights(ck_status s) { return s == CK_ERR_INVALID || !stops_the_others(s); }
-
-/* The run whose failure the call reports, as one device would: a refused weight in any run;
- * after Ctrl-C the interruption; else the first run's in page order that another did not stop.
- * -1: none failed. */
-static int reported(const ck_worker *ws, int count, const ck_team *t) {
-  for (int i = 0; i < count; i++)
-    if (ws[i].s == CK_ERR_INVALID) return i;
-  for (int i = 0; t->interrupted && i < count; i++)
-    if (ws[i].s == CK_ERR_INTERRUPTED) return i;
-  return ck_team_first_failure(ws, count);
+/* An error about the pages' weights (an unbounded cycle, a refused weight), which one device
+ * gives in the same words. The other runs go on after it: the call reports the one that one
+ * device would (reported). */
+static int about_the_weights(ck_status s) {
+  return s == CK_ERR_NEGCYCLE || s == CK_ERR_POSCYCLE || s == CK_ERR_INVALID;
 }
+static int stops_the_others(ck_status s) { return !about_the_weights(s); }
 
 /* Device pages on another device than their own (or copied to it, tests): their weights copied
  * in, run there, D and P copied back. */
@@ -204,6 +193,21 @@ static void plan_run(page_run *r, const ck_apsp_args *a, ck_where where, int i, 
   r->copy_always = d->copy_always;
 }
 
+/* The run whose failure the call reports, as one device would: where the runs closed their pages
+ * all at once, a refused weight in any run (the kernels look at every weight before the call
+ * names a cycle); after Ctrl-C the interruption; else the first failure in page order (page by
+ * page, one device stops at the first page that fails), but for runs another one stopped. -1:
+ * none failed. */
+static int reported(const ck_worker *ws, const page_run *runs, int count, const ck_team *t) {
+  int at_once = 1;
+  for (int i = 0; i < count; i++) at_once &= runs[i].plan.single_pages == 0;
+  for (int i = 0; at_once && i < count; i++)
+    if (ws[i].s == CK_ERR_INVALID) return i;
+  for (int i = 0; t->interrupted && i < count; i++)
+    if (ws[i].s == CK_ERR_INTERRUPTED) return i;
+  return ck_team_first_failure(ws, count);
+}
+
 static ck_status pages_shared(ck_apsp_args *a, ck_where where) {
   const ck_devices *d = &a->plan->devices;
   CK_TRY(ck_devices_check(d));
@@ -234,7 +238,7 @@ static ck_status pages_shared(ck_apsp_args *a, ck_where where) {
     a->plan->batched_runs += runs[i].plan.batched_runs;
     a->plan->single_pages += runs[i].plan.single_pages;
   }
-  const int f = reported(ws, count, &t);
+  const int f = reported(ws, runs, count, &t);
   if (f < 0) return CK_OK;
   a->page = runs[f].b.page;
   a->cycle_vertex = runs[f].b.cycle_vertex;
