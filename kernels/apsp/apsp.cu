@@ -293,11 +293,11 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
  * one by one; a guess (missed) is left for the survey's run, which runs them so. */
 template <class Tc, class T, int S>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                        bool *missed = nullptr, ap_scratch *kept = nullptr) {
+                        bool *missed = nullptr, ap_scratch *noted = nullptr) {
   if (ap_batched(a, count)) {
     const bool tiles = ap_tiles<T>(a, parts[0].P);
     if (a->n <= ck_apsp_batch_n() || tiles)
-      return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed, kept);
+      return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed, noted);
   }
   if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
   if (missed) return *missed = true, CK_OK;

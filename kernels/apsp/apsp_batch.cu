@@ -250,9 +250,7 @@ static bool ab_lone_built(void) {
 }
 template <class T, class SR> static bool ab_lone(const ap_batch<T> &b) {
   return std::is_same<T, uint16_t>::value && std::is_same<SR, sr_min_plus>::value &&
-         b.n == AB_LONE_N && !b.P && !b.trace &&
-         b.pages >= (size_t)AB_LONE_PAGES_PER_SM * ck_device_sms() && (uintptr_t)b.in % 16 == 0 &&
-         (uintptr_t)b.out % 16 == 0 && ab_lone_built();
+         ab_whole_pages(b, AB_LONE_N, AB_LONE_PAGES_PER_SM) && ab_lone_built();
 }
 
 template <class T, class SR> static ck_status ab_launch_lone(const ap_batch<T> &b) {

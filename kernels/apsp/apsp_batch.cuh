@@ -4,6 +4,8 @@
 #ifndef CK_APSP_BATCH_CUH
 #define CK_APSP_BATCH_CUH
 
+#include <stdint.h>
+
 #include <type_traits>
 
 #include "apsp.cuh"
@@ -307,6 +309,14 @@ ap_batch_clusters_ok (on the current device). */
 template <class T, class SR> ck_status ap_batch_cluster(const ap_batch<T> &b);
 /* ... and the tiled kernel's (apsp_batch_tiled.cu), where ap_batch_tiles (b). */
 template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b);
+
+/* Whether b's pages may run on a kernel that holds a whole page in one thread's or one warp's
+ * registers: graphs of exactly n vertices, distances alone, at least per_sm pages a
+ * multiprocessor, in and out 16-byte aligned (the kernel's own conditions beside). */
+template <class T> bool ab_whole_pages(const ap_batch<T> &b, int n, int per_sm) {
+  return b.n == n && !b.P && !b.trace && b.pages >= (size_t)per_sm * ck_device_sms() &&
+         (uintptr_t)b.in % 16 == 0 && (uintptr_t)b.out % 16 == 0;
+}
 
 /* Distances alone of many 16-bit min.+ graphs of 64 vertices, a page a warp
  * (apsp_batch_warp.cu): whether it takes b, and b's launch. */

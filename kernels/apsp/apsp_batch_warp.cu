@@ -113,8 +113,7 @@ static bool ab_warp_built(void) {
 }
 
 bool ab_warp_takes(const ap_batch<uint16_t> &b) {
-  return b.n == AW_N && !b.P && !b.trace && b.pages >= (size_t)AW_PAGES_PER_SM * ck_device_sms() &&
-         (uintptr_t)b.in % 16 == 0 && (uintptr_t)b.out % 16 == 0 && ab_warp_built();
+  return ab_whole_pages(b, AW_N, AW_PAGES_PER_SM) && ab_warp_built();
 }
 
 ck_status ab_warp_close(const ap_batch<uint16_t> &b) {

@@ -170,8 +170,8 @@ static ck_status run_share(ck_worker *w) {
 }
 
 /* Run i of count: pages as even as they come, in the devices' order. */
-static void plan_run(page_run *r, const ck_apsp_args *a, ck_where where, int i, int count,
-                     size_t q0) {
+static void plan_run(page_run *r, const ck_apsp_args *a, ck_where where, int source, int i,
+                     int count, size_t q0) {
   const ck_devices *d = &a->plan->devices;
   memset(r, 0, sizeof *r);
   r->b = *a;
@@ -189,7 +189,7 @@ static void plan_run(page_run *r, const ck_apsp_args *a, ck_where where, int i, 
   r->plan.batched_runs = r->plan.single_pages = 0;
   r->b.plan = &r->plan;
   r->where = where;
-  r->source = ck_device_current();
+  r->source = source;
   r->copy_always = d->copy_always;
 }
 
@@ -219,7 +219,7 @@ static ck_status pages_shared(ck_apsp_args *a, ck_where where) {
   page_run runs[CK_SPREAD_WORKERS];
   size_t q0 = 0;
   for (int i = 0; i < count; i++) {
-    plan_run(&runs[i], a, where, i, count, q0);
+    plan_run(&runs[i], a, where, source, i, count, q0);
     q0 += runs[i].b.pages;
     memset(&ws[i], 0, sizeof ws[i]);
     ws[i].job = &runs[i];

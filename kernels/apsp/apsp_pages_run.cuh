@@ -148,11 +148,11 @@ static ck_status ap_findings(const ap_scratch *sc, ap_scratch *found) {
 
 /* Every page on the batched kernels (tiles: the tiled kernel, ap_tiles), in launches of
  * ap_batch_chunk pages with Ctrl-C polled between them; an unbounded cycle in any page fails
- * the call, naming the first such page. kept: where sc is kept across calls (ap_kept), what the
- * kernels noted in it. */
+ * the call, naming the first such page. noted: where set, what the kernels noted in sc (ap_kept
+ * decides from it whether its scratch is still cleared). */
 template <class Tc, class T, int S>
 static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, bool tiles,
-                              bool *missed, ap_scratch *kept) {
+                              bool *missed, ap_scratch *noted) {
   typedef typename ap_problem<S>::SR SR;
   constexpr bool direct = ap_as_they_lie<Tc, T, S>();
   const bool checks = missed != nullptr; /* the guess: the kernel surveys */
@@ -205,7 +205,7 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
   if (st == CK_OK) st = run(0);
   ap_scratch found = ap_cleared();
   if (st == CK_OK) st = ap_findings(sc, &found);
-  if (kept) *kept = found;
+  if (noted) *noted = found;
   unsigned long long cycle = ULLONG_MAX; /* page * n + vertex */
   if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused && n > ck_apsp_batch_n()) {
     /* no plain-order kernel takes these pages (past 256 vertices, or past 128 without
