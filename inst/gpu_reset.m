@@ -27,8 +27,10 @@ endfunction
 ## every setting back to its default, whatever it was
 %!test
 %! __cudakernels__ ("settings", "minplus_narrow", "always", "pages_mode", "loop",
-%!                  "spread_copies", true, "test_alloc_limit", 1e6, "test_cancel_after", 3);
+%!                  "apsp_graph", "rounds", "spread_copies", true, "test_alloc_limit", 1e6,
+%!                  "test_cancel_after", 3);
 %! gpu_reset ();
 %! assert (__cudakernels__ ("settings"),
-%!         struct ("minplus_narrow", "auto", "pages_mode", "auto", "spread_copies", false,
-%!                 "test_alloc_limit", 0, "test_cancel_after", -1, "test_texture_limit", 0));
+%!         struct ("minplus_narrow", "auto", "pages_mode", "auto", "apsp_graph", "auto",
+%!                 "spread_copies", false, "test_alloc_limit", 0, "test_cancel_after", -1,
+%!                 "test_texture_limit", 0));

@@ -26,10 +26,11 @@ static mxArray *devices_of(const ck_devices *d) {
 /* The fields, in the order the struct lists them: the call, then what was decided, then what
  * was found (ck_plan.h says what each means). */
 static const char *fields[] = {
-    "op",     "semiring",   "class",       "kernel",  "where",        "m",           "k",
-    "n",      "pages",      "witness",     "devices", "move",         "panel",       "slice",
-    "narrow", "pages_mode", "looks_ahead", "rounds",  "work",         "words",       "shifts",
-    "raw",    "split",      "clusters",    "tile",    "batched_runs", "single_pages"};
+    "op",          "semiring", "class",        "kernel",      "where",       "m",
+    "k",           "n",        "pages",        "witness",     "devices",     "move",
+    "panel",       "slice",    "narrow",       "pages_mode",  "looks_ahead", "rounds",
+    "graph_tiles", "work",     "words",        "shifts",      "raw",         "split",
+    "clusters",    "tile",     "batched_runs", "single_pages"};
 enum { FIELD_COUNT = sizeof fields / sizeof fields[0] };
 
 static mxArray *plan_struct(const ck_plan *pl) {
@@ -55,6 +56,7 @@ static mxArray *plan_struct(const ck_plan *pl) {
                              mxCreateString(ck_pages_mode_name(pl->pages_mode)),
                              mxCreateLogicalScalar(pl->looks_ahead != 0),
                              mxCreateDoubleScalar((double)pl->rounds),
+                             mxCreateLogicalScalar(pl->graph_tiles != 0),
                              mxCreateString(none ? "" : ck_dtype_name(pl->work)),
                              mxCreateString(ck_words_name(pl->words)),
                              mxCreateString(ck_shifts_name(pl->shifts)),

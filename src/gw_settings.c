@@ -7,10 +7,11 @@
 #include "gateway.h"
 
 /* The defaults that gw_settings.h documents, which are also the C layer's at load. */
-#define DEFAULTS                                                                       \
-  {                                                                                    \
-    .minplus_narrow = CK_NARROW_AUTO, .pages_mode = CK_PAGES_AUTO, .spread_copies = 0, \
-    .test_alloc_limit = 0, .test_cancel_after = -1, .test_texture_limit = 0            \
+#define DEFAULTS                                                                 \
+  {                                                                              \
+    .minplus_narrow = CK_NARROW_AUTO, .pages_mode = CK_PAGES_AUTO,               \
+    .apsp_graph = CK_APSP_GRAPH_AUTO, .spread_copies = 0, .test_alloc_limit = 0, \
+    .test_cancel_after = -1, .test_texture_limit = 0                             \
   }
 static const gw_settings defaults = DEFAULTS;
 gw_settings gw_setting = DEFAULTS;
@@ -27,8 +28,10 @@ typedef struct {
 
 static const char *const narrow_modes[] = {"auto", "off", "always", NULL};
 static const char *const pages_modes[] = {"auto", "loop", "batched", NULL};
+static const char *const graph_modes[] = {"auto", "rounds", NULL};
 _Static_assert(CK_NARROW_AUTO == 0 && CK_NARROW_OFF == 1 && CK_NARROW_ALWAYS == 2 &&
-                   CK_PAGES_AUTO == 0 && CK_PAGES_LOOP == 1 && CK_PAGES_BATCHED == 2,
+                   CK_PAGES_AUTO == 0 && CK_PAGES_LOOP == 1 && CK_PAGES_BATCHED == 2 &&
+                   CK_APSP_GRAPH_AUTO == 0 && CK_APSP_GRAPH_ROUNDS == 1,
                "a mode's index among the names is its C value");
 
 static const setting settings[] = {
@@ -36,6 +39,8 @@ static const setting settings[] = {
      "the narrowing mode (minplus_narrow) is \"auto\", \"off\" or \"always\""},
     {"pages_mode", KIND_MODE, offsetof(gw_settings, pages_mode), pages_modes,
      "the pages mode (pages_mode) is \"auto\", \"loop\" or \"batched\""},
+    {"apsp_graph", KIND_MODE, offsetof(gw_settings, apsp_graph), graph_modes,
+     "how a graph's distances run (apsp_graph) is \"auto\" or \"rounds\""},
     {"spread_copies", KIND_FLAG, offsetof(gw_settings, spread_copies), NULL,
      "spread_copies is true or false"},
     {"test_alloc_limit", KIND_BYTES, offsetof(gw_settings, test_alloc_limit), NULL,
@@ -135,11 +140,12 @@ static mxArray *as_struct(const gw_settings *s) {
   return out;
 }
 
-/* Make s the current settings; the C layer holds its own copy of these four. */
+/* Make s the current settings; the C layer holds its own copy of these five. */
 static void apply(const gw_settings *s) {
   gw_setting = *s;
   (void)ck_minplus_set_narrow(s->minplus_narrow);
   (void)ck_pages_set_mode(s->pages_mode);
+  (void)ck_apsp_set_graph_mode(s->apsp_graph);
   ck_dev_set_limit(s->test_alloc_limit);
   (void)ck_matmul_set_texture_limit(s->test_texture_limit);
 }

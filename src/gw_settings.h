@@ -24,6 +24,11 @@ typedef struct {
    * pages where that gains, "loop" page by page, "batched" one launch wherever the kernel can.
    * Drives ck_pages_set_mode (CK_PAGES_AUTO, _LOOP, _BATCHED). */
   int pages_mode;
+  /* apsp_graph, a string, default "auto": how a graph's distances alone run (one graph, one
+   * device): "auto" by tiles in one launch where that is faster, "rounds" on the rounds
+   * (benchmarks and tests of the rounds). Drives ck_apsp_set_graph_mode (CK_APSP_GRAPH_AUTO,
+   * _ROUNDS). */
+  int apsp_graph;
   /* spread_copies, logical, default false (tests): the gpu_array operands of work spread over
    * devices (products, shortest paths) are copied to every worker's device, their own too.
    * gw_devices copies it into ck_devices.copy_always. */
@@ -42,7 +47,7 @@ typedef struct {
 } gw_settings;
 
 /* A NAME, VALUE pair for each setting: the most arguments "settings" takes. */
-#define GW_SETTINGS_MAX_ARGS 12
+#define GW_SETTINGS_MAX_ARGS 14
 
 /* The current values; gw_apsp.c counts test_cancel_after down in place. */
 extern gw_settings gw_setting;

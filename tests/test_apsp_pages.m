@@ -270,11 +270,11 @@
 %! assert (D, C, -32 * eps ("single"));
 %! assert (isequal (isinf (D), isinf (C)));
 %! ## fewer pages than a page alone on an SM is worth (8 at 512 vertices, 2 at 300):
-%! ## page by page, each its 2-D call bit for bit
+%! ## page by page, each its 2-D call bit for bit (D alone: by tiles, a launch a page)
 %! W = rand (512, 512, 8, "single") * 10; W(W > 5) = Inf;
 %! D7 = gpu_apsp (W(:, :, 1:7));
 %! plan = __cudakernels__ ("last_plan");
-%! assert ([plan.tile, plan.single_pages], [0 0 0 7]);
+%! assert ([plan.tile, plan.single_pages], [64 64 64 7]);
 %! for q = 1:7
 %!   assert (isequal (D7(:, :, q), gpu_apsp (W(:, :, q))));
 %! endfor
@@ -285,13 +285,13 @@
 %! D2 = gpu_apsp (rand (300, 300, 2, "single"));
 %! plan = __cudakernels__ ("last_plan");
 %! assert ([plan.tile, plan.single_pages], [64 64 64 0]);
-%! ## shared by devices (here one GPU twice): 2-D calls, each the rows' shares
+%! ## shared by devices (here one GPU twice): whole pages, each as one device closes it
 %! W = W(:, :, 1:3);
 %! D = gpu_apsp (W, "devices", [1 1]);
 %! plan = __cudakernels__ ("last_plan");
-%! assert ([plan.tile, plan.single_pages], [0 0 0 3]);
+%! assert ([plan.tile, plan.single_pages], [64 64 64 3]);
 %! for q = 1:3
-%!   assert (isequal (D(:, :, q), gpu_apsp (W(:, :, q), "devices", [1 1])));
+%!   assert (isequal (D(:, :, q), gpu_apsp (W(:, :, q))));
 %! endfor
 %! ## an unbounded cycle: its page runs again on the rounds, which name its vertex
 %! W = pages_of (300, many, "single", "min.+");

@@ -24,16 +24,17 @@
 ## struct that the setting call returned.
 %!test
 %! s0 = __cudakernels__ ("settings");
-%! assert (fieldnames (s0), {"minplus_narrow"; "pages_mode"; "spread_copies";
+%! assert (fieldnames (s0), {"minplus_narrow"; "pages_mode"; "apsp_graph"; "spread_copies";
 %!                           "test_alloc_limit"; "test_cancel_after"; "test_texture_limit"});
 %! unwind_protect
 %!   old = __cudakernels__ ("settings", "minplus_narrow", "off", "pages_mode", "batched",
-%!                          "spread_copies", true, "test_alloc_limit", 2^20,
-%!                          "test_cancel_after", 5);
+%!                          "apsp_graph", "rounds", "spread_copies", true,
+%!                          "test_alloc_limit", 2^20, "test_cancel_after", 5);
 %!   assert (old, s0);
 %!   s = __cudakernels__ ("settings");
-%!   assert (s, struct ("minplus_narrow", "off", "pages_mode", "batched", "spread_copies", true,
-%!                      "test_alloc_limit", 2^20, "test_cancel_after", 5, "test_texture_limit", 0));
+%!   assert (s, struct ("minplus_narrow", "off", "pages_mode", "batched", "apsp_graph", "rounds",
+%!                      "spread_copies", true, "test_alloc_limit", 2^20, "test_cancel_after", 5,
+%!                      "test_texture_limit", 0));
 %!   assert (class (s.spread_copies), "logical");
 %!   assert (__cudakernels__ ("settings", old), s);   # gives back what it replaced
 %!   assert (__cudakernels__ ("settings"), s0);
@@ -62,6 +63,7 @@
 %! expect_invalid (@() set ("minplus_narrow", "sometimes"), "narrowing mode");
 %! expect_invalid (@() set ("pages_mode", "sometimes"), "pages mode");
 %! expect_invalid (@() set ("pages_mode", 1), "pages mode");
+%! expect_invalid (@() set ("apsp_graph", "tiles"), "how a graph's distances run");
 %! expect_invalid (@() set ("spread_copies", 2), "spread_copies is true or false");
 %! expect_invalid (@() set ("spread_copies", "yes"), "spread_copies is true or false");
 %! expect_invalid (@() set ("test_alloc_limit", -1), "test_alloc_limit is a number of bytes");

@@ -110,7 +110,22 @@
 %! end_unwind_protect
 %! assert ({plan.work, plan.rounds, plan.looks_ahead, plan.witness, plan.move},
 %!         {"single", 3, true, true, "whole"});
-%! assert ({plan1.looks_ahead, plan1.witness, plan1.narrow}, {true, false, false});
+%! ## D alone of one graph of up to 2816 vertices: by tiles in one launch (planned, and where
+%! ## it ran the tile); the rounds where the setting asks for them
+%! assert ({plan1.graph_tiles, plan1.tile, plan1.witness, plan1.narrow},
+%!         {true, [64 64 64], false, false});
+%! assert ({plan.graph_tiles, plan.tile}, {false, [0 0 0]});
+%! old = __cudakernels__ ("settings", "apsp_graph", "rounds", "minplus_narrow", "off");
+%! unwind_protect
+%!   D2 = gpu_apsp (W);
+%!   plan2 = ran ("apsp");
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan2.looks_ahead, plan2.graph_tiles, plan2.tile}, {true, false, [0 0 0]});
+%! assert (D2, D1);   # integer weights: every sum exact, the same D
+%! gpu_apsp (single (randi ([0 99], 2817)));   # past the tiles' sizes: the rounds
+%! assert ({ran("apsp").graph_tiles, ran("apsp").tile}, {false, [0 0 0]});
 %! [R, RP] = gpu_apsp (W, "kernel", "cpu");
 %! assert ({D, P}, {R, RP});
 %! gpu_apsp (int16 (randi ([0 99], 300)));
@@ -118,27 +133,50 @@
 
 ## Without device memory for the look ahead's second buffers, the rounds run one by one: the
 ## smallest limit the call runs under (steps of 10%) must be a run without it, with the same D.
+%!function [D, plan] = at_smallest_limit (W, limit, step)
+%!  ## the call under the smallest device memory limit it runs under, from limit up by step
+%!  plan = [];
+%!  unwind_protect
+%!    while (isempty (plan) && limit < 2^28)
+%!      __cudakernels__ ("settings", "test_alloc_limit", limit);
+%!      try
+%!        D = gpu_apsp (W);
+%!        plan = ran ("apsp");
+%!      catch err
+%!        assert (err.identifier, "cudakernels:outofmemory");
+%!        limit = ceil (step * limit);
+%!      end_try_catch
+%!    endwhile
+%!  unwind_protect_cleanup
+%!    __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!  end_unwind_protect
+%!endfunction
 %!testif ; gpu_available ()
 %! W = single (randi ([0 99], 700)); W(rand (700) > 0.3) = Inf;
 %! R = gpu_apsp (W, "kernel", "cpu");
-%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
-%! limit = 2^20;
-%! plan = [];
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off", "apsp_graph", "rounds");
 %! unwind_protect
-%!   while (isempty (plan) && limit < 2^28)
-%!     __cudakernels__ ("settings", "test_alloc_limit", limit);
-%!     try
-%!       D = gpu_apsp (W);
-%!       plan = ran ("apsp");
-%!     catch err
-%!       assert (err.identifier, "cudakernels:outofmemory");
-%!       limit = ceil (1.1 * limit);
-%!     end_try_catch
-%!   endwhile
+%!   [D, plan] = at_smallest_limit (W, 2^20, 1.1);
 %! unwind_protect_cleanup
-%!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert ({plan.rounds, plan.looks_ahead}, {3, false});
 %! assert (D, R);
+%! assert (__cudakernels__ ("memory"), [0, 0]);
+
+## Without device memory for the tiles' copy of the weights (a host array's upload holds them)
+## and their board, a graph runs on the rounds, which need less at 2816 vertices: the smallest
+## limit the call runs under (steps of 5%) must be a run on the rounds.
+%!testif ; gpu_available ()
+%! W = single (randi ([0 99], 2816)); W(rand (2816) > 0.01) = Inf;
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");   # single, in place
+%! unwind_protect
+%!   R = gpu_apsp (W);
+%!   assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%!   [D, plan] = at_smallest_limit (W, 2^25, 1.05);
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan.graph_tiles, plan.tile}, {true, [0 0 0]});
+%! assert (D, R);   # integer weights: every sum exact, the same D by tiles and by rounds
 %! assert (__cudakernels__ ("memory"), [0, 0]);

@@ -222,6 +222,18 @@ static void ap_kept_give(ap_kept &k, ck_status st, const ap_scratch &found) {
 
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
  * work values are W's as they lie, else allocated; W converted into them. */
+/* The weights of part p into its slab m of the work matrix, padded (ap_load, and again where a
+ * graph's tiled run found an unbounded cycle for the rounds to name). */
+template <class Tc, class T, int S>
+static ck_status ap_fill(const ck_apsp_args *a, const ck_apsp_part &p,
+                         const ap_matrix<T, typename ap_problem<S>::SR> &m) {
+  CK_TRY(ck_device_use(p.dev));
+  ap_convert_in<Tc, T, S><<<grid_for(p.rows * m.np, MP_THREADS), MP_THREADS>>>(
+      (const Tc *)p.W, a->n, m.X, m.N, m.np, p.r0, p.rows, ap_no_path<Tc, T, S>());
+  CK_CUDA(cudaGetLastError(), "converting the weights");
+  return CK_OK;
+}
+
 template <class Tc, class T, int S>
 static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
                          ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool &in_place) {
@@ -237,9 +249,7 @@ static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, 
     CK_TRY(ck_device_use(p.dev));
     if (!m.X) CK_TRY(ck_dev_alloc((void **)&m.X, p.rows * np * sizeof(T)));
     if (a->P && !m.N) CK_TRY(ck_dev_alloc((void **)&m.N, p.rows * np * sizeof(int)));
-    ap_convert_in<Tc, T, S><<<grid_for(p.rows * np, MP_THREADS), MP_THREADS>>>(
-        (const Tc *)p.W, n, m.X, m.N, np, p.r0, p.rows, ap_no_path<Tc, T, S>());
-    CK_CUDA(cudaGetLastError(), "converting the weights");
+    CK_TRY((ap_fill<Tc, T, S>(a, p, m)));
   }
   return CK_OK;
 }
@@ -257,6 +267,62 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
+/* Whether the tiles can meet an unbounded cycle in work type T (the integer work types hold no
+ * negatives, and min.max none at all): where they do, the rounds run again from the weights and
+ * name the vertex. */
+template <class T, class SR> static constexpr bool ap_graph_cycles() {
+  return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
+}
+
+/* The graph's distances alone by tiles in one launch (apsp_graph_tiled.cu) where the plan says
+ * so and its work values allow, else the rounds; the plan notes the tiles where they ran. Where
+ * the tiles met an unbounded cycle the rounds run again and name the vertex as before, from the
+ * weights, or where they lie in D's buffer (a host array's upload, converted in place, which a
+ * second conversion leaves as it is) from a copy taken first. Out of memory for that copy or
+ * the tiles' board, the rounds run. */
+template <class Tc, class T, int S>
+static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
+                                    ap_matrix<T, typename ap_problem<S>::SR> *slabs,
+                                    bool in_place) {
+  typedef typename ap_problem<S>::SR SR;
+  if (!a->plan->graph_tiles || count != 1 || a->P || !ap_graph_tiles<T, SR>(slabs[0]))
+    return ap_rounds<T, SR>(slabs, count, a);
+  ck_apsp_part p = parts[0];
+  void *kept = NULL;
+  ck_status st = CK_OK;
+  if (ap_graph_cycles<T, SR>() && in_place && p.W == p.D) {
+    const size_t bytes = p.cols * a->n * sizeof(Tc);
+    st = ck_dev_alloc(&kept, bytes);
+    if (st == CK_OK)
+      st = ck_cuda_check(cudaMemcpyAsync(kept, p.W, bytes, cudaMemcpyDeviceToDevice, 0),
+                         "keeping the weights");
+    p.W = kept;
+  }
+  /* Ctrl-C is heard before the launch (a few ms at most) as between the rounds */
+  if (st == CK_OK && a->cancelled && a->cancelled(a->ctx))
+    st = ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted");
+  bool cycle = false, tiled = false;
+  if (st == CK_OK) {
+    st = ap_graph_tiled<T, SR>(slabs[0], cycle);
+    tiled = st == CK_OK;
+  }
+  if (st == CK_ERR_OUTOFMEMORY && !tiled) { /* nothing ran: the rounds, which need less */
+    (void)cudaGetLastError();
+    st = CK_OK;
+    ck_dev_free(kept); /* stream-ordered after its copy */
+    kept = NULL;
+  }
+  if (st == CK_OK && tiled && !cycle)
+    a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
+  if (st == CK_OK && cycle) st = ap_fill<Tc, T, S>(a, p, slabs[0]);
+  if (st == CK_OK && (cycle || !tiled)) st = ap_rounds<T, SR>(slabs, count, a);
+  if (kept) {
+    if (st != CK_OK) (void)cudaDeviceSynchronize();
+    ck_dev_free(kept);
+  }
+  return st;
+}
+
 /* One graph on the rounds, its rows shared by the devices of parts. */
 template <class Tc, class T, int S>
 static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
@@ -265,7 +331,7 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
-  if (st == CK_OK) st = ap_rounds<T, SR>(slabs, count, a);
+  if (st == CK_OK) st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place);
   int found = INT_MAX;
   if (st == CK_OK) st = ap_cycle(parts, count, sc, found);
   if (st == CK_OK && found != INT_MAX) st = ck_apsp_unbounded(a, (size_t)found, 0);
@@ -436,6 +502,7 @@ static ck_status ap_problem_parts(ck_apsp_args *a, const ck_apsp_part *parts, in
 }
 
 extern "C" size_t ck_apsp_block(void) { return AP_BLOCK; }
+extern "C" size_t ck_apsp_tile(void) { return AP_TILE; }
 
 extern "C" size_t ck_apsp_tiles_n(void) { return AT_MAX_N; }
 

@@ -283,6 +283,11 @@ void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
  * stop early and the slabs' neg flags say where. */
 template <class T, class SR>
 ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
+/* One graph's distances alone in one launch by 64-wide tiles (apsp_graph_tiled.cu), where
+ * ap_graph_tiles takes its one slab m: values of up to 4 bytes, a size the launch is faster at.
+ * cycle: a diagonal came out unbounded (the rounds name the vertex). */
+template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
+template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle);
 
 /* Widest and minimax paths of single and double weights on the ranks of their values
  * (apsp_ranks.cu): *done = 1 where they ran so (D and P the class path's), else 0 and nothing

@@ -92,12 +92,17 @@ template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P) {
   return ap_batch_tiles(all);
 }
 
-/* Page q of the call alone on the rounds, as a 2-D call of it runs (in the work type the survey
- * of every page chose); an unbounded cycle's error names the page. */
+/* Page q of the call alone, as a 2-D call of it runs (in the work type the survey of every page
+ * chose); an unbounded cycle's error names the page. naming: the page is known to hold one, so
+ * it goes straight to the rounds, which name its vertex. */
 template <class Tc, class T, int S>
-static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, size_t q) {
+static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, size_t q,
+                             bool naming = false) {
   const size_t nn = a->n * a->n;
   ck_apsp_args b = *a;
+  ck_plan rounds = *a->plan;
+  rounds.graph_tiles = 0;
+  if (naming) b.plan = &rounds;
   b.pages = 0;
   b.page = a->page0 + q + 1; /* the page its error names */
   ck_apsp_part one = p;
@@ -112,7 +117,7 @@ static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch 
   return st;
 }
 
-/* Every page on the rounds in turn, Ctrl-C polled between them; the first unbounded one ends
+/* Every page alone in turn, Ctrl-C polled between them; the first unbounded one ends
  * the call, named (a weight to itself, which the survey noted, at its page). */
 template <class Tc, class T, int S>
 static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc) {
@@ -216,7 +221,7 @@ static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch
     if (found.page_self == ULLONG_MAX || found.page_self / n > q) {
       ck_apsp_part weights = p; /* W, or its copy where D overwrote it */
       if (direct) weights.W = in;
-      st = ap_run_page<Tc, T, S>(a, weights, sc, q);
+      st = ap_run_page<Tc, T, S>(a, weights, sc, q, true);
       if (st != CK_OK) cycle = ULLONG_MAX; /* named, or failed */
     }
   } else if (st == CK_OK && found.page_neg != ULLONG_MAX && !found.refused) {

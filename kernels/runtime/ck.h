@@ -276,6 +276,11 @@ ck_status ck_matmul_pages_device(const ck_product *p, const ck_page_run *r, int 
  * CK_PAGES_BATCHED (batched wherever the kernel can); returns the mode before. */
 enum { CK_PAGES_AUTO = 0, CK_PAGES_LOOP, CK_PAGES_BATCHED };
 int ck_pages_set_mode(int mode);
+/* How a graph's distances alone run (D of one graph on one device, apsp_graph_tiled.cu):
+ * CK_APSP_GRAPH_AUTO by tiles in one launch where that is faster, CK_APSP_GRAPH_ROUNDS on the
+ * rounds; returns the mode before. */
+enum { CK_APSP_GRAPH_AUTO = 0, CK_APSP_GRAPH_ROUNDS };
+int ck_apsp_set_graph_mode(int mode);
 /* Device arrays: each run of pages through `batch`, or where it declines page by page through
  * `fn` (a 2-D device product, ck_minplus_device or ck_matmul_device). */
 ck_status ck_pages_device(ck_product_fn *fn, ck_batch_fn *batch, const ck_product *p,

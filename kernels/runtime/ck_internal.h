@@ -185,6 +185,7 @@ typedef struct {
 } ck_apsp_part;
 ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
 size_t ck_apsp_block(void);   /* the pivot block: the shares' unit */
+size_t ck_apsp_tile(void);    /* the tiles of a pivot block's closure, and of a graph by tiles */
 size_t ck_apsp_batch_n(void); /* the largest graph the batched kernel takes (apsp_batch.cu) */
 /* ... and the largest the tiled kernel takes, pages of D alone (apsp_batch_tiled.cu) */
 size_t ck_apsp_tiles_n(void);

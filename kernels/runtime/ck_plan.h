@@ -71,8 +71,11 @@ struct ck_plan {
                       the integer paths (minplus_narrow.cu) */
   int pages_mode;  /* CK_PAGES_AUTO, _LOOP or _BATCHED */
   int looks_ahead; /* shortest paths: one share runs each next round's strips beside the
-                      current round's product (apsp_rounds.cu) */
+                      current round's product (apsp_rounds.cu), where the rounds run */
   size_t rounds;   /* shortest paths: pivot blocks */
+  int graph_tiles; /* shortest paths: D alone of a graph that one device holds whole (a 2-D call
+                      on one device, or a page) runs by tiles in one launch where its work values
+                      allow (apsp_graph_tiled.cu); the rounds otherwise */
   /* found while it ran: the first device product's, where a call makes several (panels,
    * slices, pages, devices' shares, a timing's runs) */
   ck_dtype work; /* the class the arithmetic ran in: t, or int16 / int32 when narrowed; shortest
@@ -82,8 +85,9 @@ struct ck_plan {
   int raw;                           /* integer operands read as they are, with no packed copy */
   int split;                         /* split-K: slices of k (1: none) */
   int clusters;                      /* ... folded in thread-block clusters of this many */
-  int tile[3];                       /* the warp-tiled kernel's block tile: BM, BN, BK (pages
-                                        of paths: the tiled kernel's) */
+  int tile[3];                       /* the warp-tiled kernel's block tile: BM, BN, BK (paths:
+                                        the tiled pages kernel's, or a graph's by tiles, where
+                                        one ran) */
   size_t batched_runs, single_pages; /* paged: runs in one launch, pages one by one */
   /* executor state, not part of the value (never kept): a host-array call's look at A and its
    * narrowed copies, made once and used by every panel; whether a device product has noted

@@ -14,6 +14,7 @@
 
 static int narrow_mode = CK_NARROW_AUTO;
 static int pages_mode = CK_PAGES_AUTO;
+static int graph_mode = CK_APSP_GRAPH_AUTO;
 static ck_plan last_plan;            /* the gateway thread's last call */
 static _Thread_local ck_plan *bound; /* the plan this thread carries out */
 
@@ -26,6 +27,12 @@ int ck_minplus_set_narrow(int mode) {
 int ck_pages_set_mode(int mode) {
   const int old = pages_mode;
   if (mode >= CK_PAGES_AUTO && mode <= CK_PAGES_BATCHED) pages_mode = mode;
+  return old;
+}
+
+int ck_apsp_set_graph_mode(int mode) {
+  const int old = graph_mode;
+  if (mode >= CK_APSP_GRAPH_AUTO && mode <= CK_APSP_GRAPH_ROUNDS) graph_mode = mode;
   return old;
 }
 
@@ -409,6 +416,13 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   pl->rounds = blocks;
   pl->looks_ahead = pl->devices.count == 1 && blocks > 1;
   pl->narrow = narrow_mode != CK_NARROW_OFF && ck_dtype_is_float(a->t);
+  /* a graph's distances alone by tiles in one launch, where one device holds it whole: a 2-D
+   * call on one device, or a page run alone (pages of up to ck_apsp_tiles_n () vertices are
+   * shared whole; the executor runs the rounds where a graph is shared by rows, or its work
+   * values take 8 bytes) */
+  pl->graph_tiles = graph_mode == CK_APSP_GRAPH_AUTO && !a->P &&
+                    (a->pages > 0 || pl->devices.count == 1) && a->n > ck_apsp_batch_n() &&
+                    a->n <= CK_APSP_GRAPH_TILES_MAX_N;
   return CK_OK;
 }
 

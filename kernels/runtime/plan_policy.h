@@ -29,6 +29,15 @@
  * 1.47x at 8192; two H200s measured 1.83x at 16384. */
 #define CK_APSP_SPREAD_MIN_N 8192
 
+/* A graph of up to this many vertices, distances alone on one device, runs by 64-wide tiles in
+ * one launch (apsp_graph_tiled.cu) instead of the rounds (from AP_BATCH_MAX_N + 1: smaller
+ * graphs run on the batched kernels). On an H100, the rounds' time over the tiles' (integer
+ * weights 0..999, events around the device call, medians of 7, alternating in one process):
+ * single 1024 1.44, 2048 1.37, 2560 1.29, 2816 1.12, 3072 1.02; int16 1024 1.46, 2048 1.35,
+ * 2560 1.20, 2816 1.07, 3072 0.96; at 4096 (another call) single 0.80, int16 0.76: there every
+ * task's three tiles from the L2 cost more than the rounds' launches (doc/NOTES.md). */
+#define CK_APSP_GRAPH_TILES_MAX_N 2816
+
 /* The look at single and double values for the integer paths (minplus_narrow.cu) costs tens of
  * microseconds: on an H100, non-integer data (stopped at the first value) took 62 to 84 us longer
  * with it than without, single and double at n = 1024 and 8192 (most of it the wait for the work

@@ -1,0 +1,239 @@
+/* One graph's distances alone in one launch: blocked Floyd-Warshall over 64-wide tiles
+ * (AP_TILE), each tile's update a task that one thread block takes when the tiles it reads are
+ * ready. The rounds (apsp_rounds.cu) close a 256-wide pivot block a round in a chain of launches
+ * of about 120 us whatever n (doc/NOTES.md), which held n = 1024 at 12% of the product's rate;
+ * here a round is 64 vertices and what waits on what is a tile, not a launch.
+ *
+ * Round t of nb = np / AP_TILE: close (t, t); the row strip (t, J) and the column strip (I, t)
+ * from it; then every other tile (I, J) from (I, t) and (t, J). A tile is a 4 x 4 piece a thread
+ * (apsp_tile.cuh), the same closure and products as the tiled batched kernel's
+ * (apsp_batch_tiled.cu), so the distances are the rounds' up to rounding where sums round.
+ *
+ * The board (ag_graph's ver and reads) says how far each tile is: ver, the rounds whose update of it is stored;
+ * reads, how many tasks have read it as an operand (the column strip tile (I, t) is read by the
+ * nb - 1 tasks of its row in round t, the row strip tile by those of its column, D* by the
+ * 2 (nb - 1) strips), so that a tile is not rewritten while a task of an earlier round still
+ * reads it. Blocks take tasks in one order (ag_task_of) from a counter, and every task waits
+ * only on tasks before it in that order, so a block that waits always waits on blocks that
+ * run: no deadlock, whatever number of blocks the GPU holds at once. The order looks ahead:
+ * round t's update of (t + 1, t + 1) and its closure come as one task right after round t's
+ * strips, so that the next round's chain starts while round t's other tiles are still being
+ * updated. Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
+#include <limits.h>
+
+#include "apsp_tile.cuh"
+
+/* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step) */
+enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT };
+struct ag_task {
+  int kind, t, I, J;
+};
+
+/* Task id of the order (the file's head): C(0); then for each round t its strips, alternating
+ * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot; (t + 1, t + 1)
+ * updated and closed; the rest of row and column t + 1; the others by rows. */
+__device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
+  if (id == 0) return {AG_CLOSE, 0, 0, 0};
+  id -= 1;
+  const unsigned per = (unsigned)nb * nb - 1;
+  const int t = (int)(id / per), e = (int)(id % per), strips = 2 * (nb - 1), m = nb - 2;
+  auto o = [&](int x) { return (t + 1 + x) % nb; };
+  if (e < strips) return e % 2 ? ag_task{AG_COL, t, o(e / 2), t} : ag_task{AG_ROW, t, t, o(e / 2)};
+  int u = e - strips;
+  if (t == nb - 1) return {AG_REST, t, o(u / (nb - 1)), o(u % (nb - 1))};
+  if (u == 0) return {AG_NEXT, t, t + 1, t + 1};
+  u -= 1;
+  if (u < 2 * m)
+    return u % 2 ? ag_task{AG_REST, t, o(1 + u / 2), o(0)}
+                 : ag_task{AG_REST, t, o(0), o(1 + u / 2)};
+  u -= 2 * m;
+  return {AG_REST, t, o(1 + u / m), o(1 + u % m)};
+}
+/* ... and their number: nb^3 - nb + 1 */
+__host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
+  return (unsigned)nb * ((unsigned)nb * nb - 1) + 1;
+}
+
+/* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb
+ * each), the task counter and the smallest vertex whose diagonal came out unbounded at its
+ * closure (none: above every vertex; the caller then runs the rounds, which name it). */
+template <class T> struct ag_graph {
+  T *X;
+  size_t np;
+  int nb;
+  int *ver, *reads;
+  unsigned *next;
+  int *neg;
+};
+
+__device__ __forceinline__ int ag_acquire(const int *p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void ag_wait(const int *p, int need) {
+  while (ag_acquire(p) < need) __nanosleep(32);
+}
+
+/* Thread 0, after the block's barrier: the block has read the tile behind p (a release, so that
+ * its loads come before the next writer's stores). */
+__device__ __forceinline__ void ag_read_done(int *p) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
+}
+
+/* Thread 0: wait until task k may run (the file's head). */
+template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_task &k) {
+  const int nb = g.nb, t = k.t;
+  auto at = [&](int i, int j) { return i * nb + j; };
+  /* the readers of (I, J) in the rounds before t: round J's as a column strip, round I's as a
+   * row strip */
+  auto read_before = [&](int i, int j) { return (nb - 1) * ((i < t) + (j < t)); };
+  if (k.kind != AG_CLOSE) ag_wait(&g.ver[at(t, t)], t + 1);
+  if (k.kind == AG_REST || k.kind == AG_NEXT) {
+    ag_wait(&g.ver[at(k.I, t)], t + 1);
+    ag_wait(&g.ver[at(t, k.J)], t + 1);
+  }
+  ag_wait(&g.ver[at(k.I, k.J)], t);
+  ag_wait(&g.reads[at(k.I, k.J)], read_before(k.I, k.J));
+  __threadfence();
+}
+
+/* This thread's piece of tile (I, J) of g, past the L1 (other blocks wrote it), and back. */
+template <class T>
+__device__ __forceinline__ void ag_load(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                        const ag_graph<T> &g, int I, int J, int r0, int c0) {
+  typedef typename ac_piece<T>::W W;
+  typedef ab_piece<W, ac_piece<T>::WN> Pc;
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++) {
+    const typename Pc::V *p = (const typename Pc::V *)(g.X + (size_t)(I * AP_TILE + r0 + i) * g.np +
+                                                       J * AP_TILE + c0);
+    typename Pc::U u;
+#pragma unroll
+    for (int c = 0; c < Pc::BYTES / Pc::C; c++) u.v[c] = __ldcg(p + c);
+#pragma unroll
+    for (int j = 0; j < ac_piece<T>::WN; j++) v[i][j] = u.t[j];
+  }
+}
+template <class T>
+__device__ __forceinline__ void ag_store(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+                                         const ag_graph<T> &g, int I, int J, int r0, int c0) {
+  ac_store<T>(v, g.X + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np, r0, c0);
+}
+
+template <class T, class SR>
+__global__ void __launch_bounds__(AC_THREADS, 2) ag_close(const ag_graph<T> g) {
+  typedef ac_piece<T> Pc;
+  /* A by columns (A words) and B by rows of each product; the closure's row and column buffers
+   * lie in Bs */
+  __shared__ __align__(16) typename Pc::A As[AC_TILE_ELEMS];
+  __shared__ __align__(16) T Bs[AC_TILE_ELEMS];
+  __shared__ unsigned taken;
+  int ty, tx;
+  ac_place(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = g.nb;
+  const unsigned tasks = ag_tasks(nb);
+  typename Pc::W v[AC_TT][Pc::WN];
+  int nx[AC_TT][AC_TT]; /* no next hops: ab_steps', unused */
+  for (;;) {
+    if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
+    __syncthreads();
+    const unsigned id = taken;
+    if (id >= tasks) return;
+    const ag_task k = ag_task_of(id, nb);
+    const int t = k.t;
+    if (threadIdx.x == 0) ag_wait_task(g, k);
+    __syncthreads();
+    if (k.kind == AG_CLOSE) ag_load<T>(v, g, t, t, r0, c0);
+    else {
+      /* the operands into shared memory, then the tile itself into v */
+      if (k.kind == AG_COL) {
+        ag_load<T>(v, g, t, t, r0, c0);
+        ac_put_rows<T>(v, Bs, r0, c0);
+        ag_load<T>(v, g, k.I, t, r0, c0);
+        ac_put_cols<T>(v, As, r0, c0);
+      } else {
+        ag_load<T>(v, g, k.kind == AG_ROW ? t : k.I, t, r0, c0);
+        ac_put_cols<T>(v, As, r0, c0);
+        ag_load<T>(v, g, t, k.J, r0, c0);
+        ac_put_rows<T>(v, Bs, r0, c0);
+        if (k.kind != AG_ROW) ag_load<T>(v, g, k.I, k.J, r0, c0);
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) { /* the operands are read: their next writers may go */
+        if (k.kind == AG_REST || k.kind == AG_NEXT) {
+          ag_read_done(&g.reads[k.I * nb + t]);
+          ag_read_done(&g.reads[t * nb + k.J]);
+        } else {
+          ag_read_done(&g.reads[t * nb + t]);
+        }
+      }
+      ac_product<T, SR>(v, As, Bs, r0, c0);
+    }
+    if (k.kind == AG_CLOSE || k.kind == AG_NEXT) {
+      if (k.kind == AG_NEXT) __syncthreads(); /* the product done with Bs */
+      ab_steps<T, SR, AC_TT, false>(v, nx, Bs, Bs + 2 * AP_TILE, NULL, AP_TILE, AP_TILE, ty, tx,
+                                    AC_THREADS, [](int, int) {});
+      ac_check_diagonal<T, SR>(v, r0, c0, k.I * AP_TILE, g.neg);
+    }
+    ag_store<T>(v, g, k.I, k.J, r0, c0);
+    __syncthreads(); /* every piece stored, and shared memory free for the next task */
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicExch(&g.ver[k.I * nb + k.J], t + 1 + (k.kind == AG_NEXT));
+    }
+  }
+}
+
+/* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
+template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
+
+template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
+  if constexpr (!ag_form<T>()) {
+    return false;
+  } else {
+    /* the whole matrix, of at least three tile rows (ag_task_of) */
+    return m.r0 == 0 && m.rows == m.np && m.np >= 3 * AP_TILE;
+  }
+}
+
+template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
+  cycle = false;
+  if constexpr (!ag_form<T>()) {
+    return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
+  } else {
+    const int nb = (int)(m.np / AP_TILE), cells = nb * nb;
+    int per_sm = 0;
+    CK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ag_close<T, SR>, AC_THREADS, 0),
+            "sizing a graph's launch by tiles");
+    /* the board, the task counter and the cycle's vertex */
+    int *board = NULL;
+    CK_TRY(ck_dev_alloc((void **)&board, (2 * (size_t)cells + 2) * sizeof(int)));
+    ag_graph<T> g = {m.X,
+                     m.np,
+                     nb,
+                     board,
+                     board + cells,
+                     (unsigned *)(board + 2 * cells),
+                     board + 2 * cells + 1};
+    cudaError_t e = cudaMemsetAsync(board, 0, (2 * (size_t)cells + 1) * sizeof(int), 0);
+    if (e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
+    const size_t tasks = ag_tasks(nb), most = (size_t)(per_sm > 0 ? per_sm : 1) * ck_device_sms();
+    if (e == cudaSuccess) {
+      ag_close<T, SR><<<(unsigned)(tasks < most ? tasks : most), AC_THREADS>>>(g);
+      e = cudaGetLastError();
+    }
+    int neg = INT_MAX;
+    if (e == cudaSuccess) e = cudaMemcpy(&neg, g.neg, sizeof neg, cudaMemcpyDeviceToHost);
+    const ck_status st = ck_cuda_check(e, "closing a graph by tiles");
+    if (st != CK_OK) (void)cudaDeviceSynchronize();
+    ck_dev_free(board);
+    cycle = st == CK_OK && neg < (int)m.np;
+    return st;
+  }
+}
+
+#define AP_GRAPH_TILED_INSTANCE(T, SR)                           \
+  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &); \
+  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool &);
+AP_INSTANTIATE_SR(AP_GRAPH_TILED_INSTANCE)
