@@ -267,13 +267,6 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
-/* Whether the tiles can meet an unbounded cycle in work type T (the integer work types hold no
- * negatives, and min.max none at all): where they do, the rounds run again from the weights and
- * name the vertex. */
-template <class T, class SR> static constexpr bool ap_graph_cycles() {
-  return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
-}
-
 /* The graph's distances alone by tiles in one launch (apsp_graph_tiled.cu) where the plan says
  * so and its work values allow, else the rounds; the plan notes the tiles where they ran. Where
  * the tiles met an unbounded cycle the rounds run again and name the vertex as before, from the
@@ -502,7 +495,6 @@ static ck_status ap_problem_parts(ck_apsp_args *a, const ck_apsp_part *parts, in
 }
 
 extern "C" size_t ck_apsp_block(void) { return AP_BLOCK; }
-extern "C" size_t ck_apsp_tile(void) { return AP_TILE; }
 
 extern "C" size_t ck_apsp_tiles_n(void) { return AT_MAX_N; }
 

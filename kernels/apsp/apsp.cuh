@@ -287,6 +287,12 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
  * ap_graph_tiles takes its one slab m: values of up to 4 bytes, a size the launch is faster at.
  * cycle: a diagonal came out unbounded (the rounds name the vertex). */
 template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
+/* Whether a graph by tiles in work type T can meet an unbounded cycle (the integer work types
+ * hold no negatives, and min.max none at all): where it does, the rounds run again from the
+ * weights and name the vertex. */
+template <class T, class SR> constexpr bool ap_graph_cycles() {
+  return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
+}
 template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle);
 
 /* Widest and minimax paths of single and double weights on the ranks of their values

@@ -89,12 +89,17 @@ template <class T, int N> struct ab_piece {
     T t[N];
   };
 };
-template <class T, int N> __device__ __forceinline__ void ab_lds(T (&d)[N], const T *src) {
+/* CG: from global memory past the L1 (data that other blocks of the launch wrote). */
+template <class T, int N, bool CG = false>
+__device__ __forceinline__ void ab_lds(T (&d)[N], const T *src) {
   typedef ab_piece<T, N> Pc;
   typename Pc::U u;
+  const typename Pc::V *p = reinterpret_cast<const typename Pc::V *>(src);
 #pragma unroll
-  for (int i = 0; i < Pc::BYTES / Pc::C; i++)
-    u.v[i] = reinterpret_cast<const typename Pc::V *>(src)[i];
+  for (int i = 0; i < Pc::BYTES / Pc::C; i++) {
+    if constexpr (CG) u.v[i] = __ldcg(p + i);
+    else u.v[i] = p[i];
+  }
 #pragma unroll
   for (int j = 0; j < N; j++) d[j] = u.t[j];
 }

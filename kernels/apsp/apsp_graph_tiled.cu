@@ -102,18 +102,7 @@ template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_t
 template <class T>
 __device__ __forceinline__ void ag_load(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
                                         const ag_graph<T> &g, int I, int J, int r0, int c0) {
-  typedef typename ac_piece<T>::W W;
-  typedef ab_piece<W, ac_piece<T>::WN> Pc;
-#pragma unroll
-  for (int i = 0; i < AC_TT; i++) {
-    const typename Pc::V *p = (const typename Pc::V *)(g.X + (size_t)(I * AP_TILE + r0 + i) * g.np +
-                                                       J * AP_TILE + c0);
-    typename Pc::U u;
-#pragma unroll
-    for (int c = 0; c < Pc::BYTES / Pc::C; c++) u.v[c] = __ldcg(p + c);
-#pragma unroll
-    for (int j = 0; j < ac_piece<T>::WN; j++) v[i][j] = u.t[j];
-  }
+  ac_load<T, true>(v, g.X, g.np, I * AP_TILE + r0, J * AP_TILE + c0);
 }
 template <class T>
 __device__ __forceinline__ void ag_store(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
@@ -202,10 +191,9 @@ template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m,
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
   } else {
-    const int nb = (int)(m.np / AP_TILE), cells = nb * nb;
-    int per_sm = 0;
-    CK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ag_close<T, SR>, AC_THREADS, 0),
-            "sizing a graph's launch by tiles");
+    static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
+    const int nb = (int)(m.np / AP_TILE), cells = nb * nb,
+              per_sm = ck_blocks_per_sm((const void *)ag_close<T, SR>, AC_THREADS, 0, known);
     /* the board, the task counter and the cycle's vertex */
     int *board = NULL;
     CK_TRY(ck_dev_alloc((void **)&board, (2 * (size_t)cells + 2) * sizeof(int)));
@@ -216,15 +204,17 @@ template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m,
                      board + cells,
                      (unsigned *)(board + 2 * cells),
                      board + 2 * cells + 1};
+    /* the cycle's vertex only where the work type can have one: no wait for it otherwise */
+    constexpr bool cycles = ap_graph_cycles<T, SR>();
     cudaError_t e = cudaMemsetAsync(board, 0, (2 * (size_t)cells + 1) * sizeof(int), 0);
-    if (e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
-    const size_t tasks = ag_tasks(nb), most = (size_t)(per_sm > 0 ? per_sm : 1) * ck_device_sms();
+    if (cycles && e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
+    const size_t tasks = ag_tasks(nb), most = (size_t)per_sm * ck_device_sms();
     if (e == cudaSuccess) {
       ag_close<T, SR><<<(unsigned)(tasks < most ? tasks : most), AC_THREADS>>>(g);
       e = cudaGetLastError();
     }
     int neg = INT_MAX;
-    if (e == cudaSuccess) e = cudaMemcpy(&neg, g.neg, sizeof neg, cudaMemcpyDeviceToHost);
+    if (cycles && e == cudaSuccess) e = cudaMemcpy(&neg, g.neg, sizeof neg, cudaMemcpyDeviceToHost);
     const ck_status st = ck_cuda_check(e, "closing a graph by tiles");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(board);

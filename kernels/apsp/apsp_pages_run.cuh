@@ -100,9 +100,12 @@ static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch 
                              bool naming = false) {
   const size_t nn = a->n * a->n;
   ck_apsp_args b = *a;
-  ck_plan rounds = *a->plan;
-  rounds.graph_tiles = 0;
-  if (naming) b.plan = &rounds;
+  ck_plan rounds;
+  if (naming) {
+    rounds = *a->plan;
+    rounds.graph_tiles = 0;
+    b.plan = &rounds;
+  }
   b.pages = 0;
   b.page = a->page0 + q + 1; /* the page its error names */
   ck_apsp_part one = p;

@@ -33,14 +33,15 @@ __device__ __forceinline__ void ac_place(int &ty, int &tx) {
   tx = warp % WX * 8 + lane % 8;
 }
 
-/* This thread's piece of the tile at t (leading dimension ld) into registers, and back. */
-template <class T>
+/* This thread's piece of the tile at t (leading dimension ld) into registers (CG: ab_lds's),
+ * and back. */
+template <class T, bool CG = false>
 __device__ __forceinline__ void ac_load(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
                                         const T *t, size_t ld, int r0, int c0) {
   typedef ac_piece<T> Pc;
 #pragma unroll
   for (int i = 0; i < AC_TT; i++)
-    ab_lds<typename Pc::W, Pc::WN>(v[i], (const typename Pc::W *)(t + (r0 + i) * ld + c0));
+    ab_lds<typename Pc::W, Pc::WN, CG>(v[i], (const typename Pc::W *)(t + (r0 + i) * ld + c0));
 }
 template <class T>
 __device__ __forceinline__ void ac_store(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],

@@ -200,6 +200,22 @@ int ck_kernel_built_here(const void *kernel, int arch, int *known) {
   return known[dev] == 2;
 }
 
+int ck_blocks_per_sm(const void *kernel, int threads, size_t smem, int *known) {
+  const int dev = ck_device_current();
+  if (dev < 0 || dev >= CK_MAX_DEVICES) return 1;
+  if (known[dev] < 1) {
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) !=
+            cudaSuccess ||
+        per_sm < 1) {
+      (void)cudaGetLastError();
+      return 1; /* asked again next time */
+    }
+    known[dev] = per_sm;
+  }
+  return known[dev];
+}
+
 int ck_clusters_built(const void *kernel) {
   /* an error of an earlier launch, waiting to be reported, is not cleared with the queries' own */
   const int pending = cudaPeekAtLastError() != cudaSuccess;

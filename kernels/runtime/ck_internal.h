@@ -54,6 +54,10 @@ int ck_clusters_built(const void *kernel);
 int ck_kernel_built(const void *kernel, int arch);
 /* The same, asked once per device: known[CK_MAX_DEVICES] keeps the answers (0: not asked). */
 int ck_kernel_built_here(const void *kernel, int arch, int *known);
+/* Blocks of `threads` threads (and smem bytes of dynamic shared memory) of kernel that an SM of
+ * the current device holds at once, asked once a device into known[CK_MAX_DEVICES] (1 where
+ * the runtime cannot say, asked again next time). */
+int ck_blocks_per_sm(const void *kernel, int threads, size_t smem, int *known);
 
 /* Lanes (transfer.c): each host thread's staging buffers, copy stream, note and scratch on each
  * device. Slot 0 is the gateway's thread; a worker of a team (team.c) enters slot 1 + its
@@ -185,7 +189,6 @@ typedef struct {
 } ck_apsp_part;
 ck_status ck_apsp_parts(ck_apsp_args *a, const ck_apsp_part *parts, int count);
 size_t ck_apsp_block(void);   /* the pivot block: the shares' unit */
-size_t ck_apsp_tile(void);    /* the tiles of a pivot block's closure, and of a graph by tiles */
 size_t ck_apsp_batch_n(void); /* the largest graph the batched kernel takes (apsp_batch.cu) */
 /* ... and the largest the tiled kernel takes, pages of D alone (apsp_batch_tiled.cu) */
 size_t ck_apsp_tiles_n(void);

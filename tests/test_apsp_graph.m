@@ -1,0 +1,127 @@
+## Copyright (C) 2026 The cudakernels authors
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## gpu_apsp on one graph by tiles: D alone of a graph of 257 to 2816 vertices on one GPU runs in
+## one launch by 64-wide tiles (kernels/apsp/apsp_graph_tiled.cu), and must equal the rounds'
+## D (the setting apsp_graph at "rounds") exactly where every sum is exact, up to rounding
+## otherwise, in every work type and semiring the tiles take; an unbounded cycle is named as
+## the rounds name it.  The plan and memory cases are in tests/test_plan.m.  Run by
+## tests/run_tests.m.
+
+%!function varargout = on_rounds (varargin)
+%!  old = __cudakernels__ ("settings", "apsp_graph", "rounds");
+%!  unwind_protect
+%!    [varargout{1:max (nargout, 1)}] = gpu_apsp (varargin{:});
+%!    assert (__cudakernels__ ("last_plan").tile, [0 0 0]);
+%!  unwind_protect_cleanup
+%!    __cudakernels__ ("settings", old);
+%!  end_unwind_protect
+%!endfunction
+%!function msg = error_of (varargin)
+%!  msg = "";
+%!  try
+%!    f = varargin{1};
+%!    f (varargin{2:end});
+%!  catch err
+%!    msg = [err.identifier " " err.message];
+%!  end_try_catch
+%!endfunction
+%!testif ; gpu_available ()
+%! ## single with negative weights in its class; the integers (nonnegative: negative ones run
+%! ## in double, on the rounds) on 16-bit halves (int8, uint8, int16) and 32-bit words
+%! for n = [257 300 512 1000 1500]
+%!   for cls = {"single", "int8", "uint8", "int16", "uint16", "int32"}
+%!     W = __ck_graph__ (n, cls{1}, 0.02 + 0.2 * rand (), strcmp (cls{1}, "single"));
+%!     W0 = W;
+%!     D = gpu_apsp (W);
+%!     pl = __cudakernels__ ("last_plan");
+%!     assert ({pl.graph_tiles, pl.tile}, {true, [64 64 64]});
+%!     assert (D, on_rounds (W), 0);
+%!     assert (W, W0);
+%!     assert (gather (gpu_apsp (gpu_array (W))), D, 0);
+%!   endfor
+%! endfor
+%! ## integer-valued single on the integer words; the largest size by tiles
+%! old = __cudakernels__ ("settings", "minplus_narrow", "always");
+%! unwind_protect
+%!   for n = [700 2816]
+%!     W = __ck_graph__ (n, "single", 0.01, false);
+%!     D = gpu_apsp (W);
+%!     pl = __cudakernels__ ("last_plan");
+%!     assert (any (strcmp (pl.work, {"uint16", "uint32"})) && isequal (pl.tile, [64 64 64]));
+%!     assert (D, on_rounds (W), 0);
+%!   endfor
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! W = single (rand (1000) * 10); W(rand (1000) > 0.03) = Inf;
+%! D = gpu_apsp (W);
+%! assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%! assert (double (D), double (on_rounds (W)), -64 * eps ("single"));
+%! [~, P] = gpu_apsp (W);   # with P: the rounds, plain order
+%! assert (__cudakernels__ ("last_plan").tile, [0 0 0]);
+%! assert (__ck_released__ ());
+%!function v = no_edge (sr, cls)
+%!  if (strcmp (sr, "max.*"))
+%!    v = 0;
+%!  elseif (strcmp (cls, "single"))
+%!    v = Inf * (2 * strcmp (sr, "min.max") - 1);
+%!  elseif (strcmp (sr, "min.max"))
+%!    v = intmax (cls);
+%!  else
+%!    v = intmin (cls);
+%!  endif
+%!endfunction
+%!testif ; gpu_available ()
+%! for sr = {"min.max", "max.min", "max.+", "max.*"}
+%!   for cls = {"single", "int32"}
+%!     if (strcmp (sr{1}, "max.*") && strcmp (cls{1}, "int32"))
+%!       continue;
+%!     endif
+%!     none = no_edge (sr{1}, cls{1});
+%!     W = cast (randi ([-50 50], 700), cls{1});
+%!     if (any (strcmp (sr{1}, {"max.+", "max.*"})))
+%!       W = abs (W);
+%!     endif
+%!     if (strcmp (sr{1}, "max.+"))
+%!       W = -W;
+%!     elseif (strcmp (sr{1}, "max.*"))
+%!       W = W / 50;
+%!     endif
+%!     W(rand (700) > 0.03) = none;
+%!     D = gpu_apsp (W, "semiring", sr{1});
+%!     pl = __cudakernels__ ("last_plan");   # int32 max.+ (-W, intmin) runs in double
+%!     assert (pl.tile, 64 * ones (1, 3) * ! strcmp (pl.work, "double"));
+%!     R = on_rounds (W, "semiring", sr{1});
+%!     if (strcmp (sr{1}, "max.*"))
+%!       assert (double (D), double (R), -64 * eps ("single"));
+%!     else
+%!       assert (D, R, 0);
+%!     endif
+%!   endfor
+%! endfor
+%! assert (__ck_released__ ());
+%!testif ; gpu_available ()
+%! ## an unbounded cycle: the tiles find it (at the closure of its tile: the first, a middle
+%! ## one, the last), the rounds run again from the weights and name the vertex (768: the
+%! ## weights lie in D's buffer on the device); max.+ on -W
+%! for n = [700 768]
+%!   for c = [3 40 40; 400 17 523; n - 10 n - 50 n - 30]'
+%!     W = __ck_graph__ (n, "single", 0.3, false);
+%!     W(c(1), c(2)) = -1000; W(c(2), c(3)) = 0; W(c(3), c(1)) = 0;
+%!     W0 = W;
+%!     msg = error_of (@gpu_apsp, W);
+%!     pl = __cudakernels__ ("last_plan");
+%!     assert ({pl.graph_tiles, pl.tile}, {true, [0 0 0]});   # planned, and the rounds ran
+%!     assert (msg, error_of (@on_rounds, W));
+%!     assert (strncmp (msg, "cudakernels:negativecycle", 25), msg);
+%!     assert (W, W0);
+%!     assert (error_of (@gpu_apsp, gpu_array (W)), msg);
+%!   endfor
+%!   W = -abs (single (randi ([0 50], n))); W(rand (n) > 0.05) = -Inf;
+%!   W(5, n - 3) = 5; W(n - 3, 5) = 5;
+%!   msg = error_of (@gpu_apsp, W, "semiring", "max.+");
+%!   assert (strncmp (msg, "cudakernels:positivecycle", 25), msg);
+%!   assert (msg, error_of (@on_rounds, W, "semiring", "max.+"));
+%! endfor
+%! assert (__ck_released__ ());
