@@ -236,6 +236,24 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
+%! ## 16-bit pages, at least two an SM: the tiled kernel's wide piece (4 x 8 values a
+%! ## thread), the cpu kernel's D bit for bit; where part of the row strip is staged again,
+%! ## each page its own 2-D call's
+%! rand ("seed", 18);
+%! gpus = gpu_device ();
+%! many = 2 * gpus([gpus.selected]).multiprocessors + 5;
+%! for t = {{129, "int16", "min.+", true, true}, {150, "uint8", "max.min", false, true}, ...
+%!          {300, "int16", "min.+", true, true}}
+%!   check_tiled (t{1}, many);
+%! endfor
+%! W = pages_of (704, many, "int16", "min.+", true);
+%! D = gpu_apsp (W);
+%! assert (isequal (__cudakernels__ ("last_plan").tile, [64 64 64]));
+%! for q = [1 many]
+%!   assert (isequal (D(:, :, q), gpu_apsp (W(:, :, q))), sprintf ("page %d of 704", q));
+%! endfor
+
+%!testif ; gpu_available ()
 %! ## distances alone of many pages of 257 to 1024 vertices: the tiled kernel alone (part
 %! ## of the row strip staged again where it does not fit: below); pages it does not take
 %! ## (8-byte values: int16 with a negative weight runs in double; few pages) run on the

@@ -265,7 +265,7 @@ __device__ __forceinline__ void ab_step_barrier(int group) {
 }
 
 /* Plain Floyd-Warshall's steps 0 .. n - 1 on a graph of np x np values held by a group of
- * threads, a TT x TT tile each (this thread's at rows ty * TT .., columns tx * TT ..). Step k
+ * threads, a TM x TN tile each (this thread's at rows ty * TM .., columns tx * TN ..). Step k
  * needs the tile's part of row k and of column k: the threads that hold them write them to the
  * group's buffers (rowk, colk and, with paths, nxk: two steps of np each) at the end of step
  * k - 1, one barrier a step. Within step k, row k and column k do not change (the diagonal is the
@@ -274,36 +274,37 @@ __device__ __forceinline__ void ab_step_barrier(int group) {
  * strictly better only, the next hop of the winning row's k. hook (k, buf) runs after step k's
  * update, while buffer buf still holds row and column k as they stood at step k. (The pivot
  * block's closure takes these steps, apsp_block.cu; ab_close writes them out with its trace.) */
-template <class T, class SR, int TT, bool ARG, class Hook>
-__device__ __forceinline__ void ab_steps(typename ab_word<T>::W (&v)[TT][TT / ab_word<T>::PK],
-                                         int (&nx)[TT][TT], T *rowk, T *colk, int *nxk, int np,
+template <class T, class SR, int TM, int TN, bool ARG, class Hook>
+__device__ __forceinline__ void ab_steps(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+                                         int (&nx)[TM][TN], T *rowk, T *colk, int *nxk, int np,
                                          int n, int ty, int tx, int group, Hook hook) {
   typedef typename ab_word<T>::W W;
-  constexpr int WN = TT / ab_word<T>::PK;
+  constexpr int WN = TN / ab_word<T>::PK, L = TM > TN ? TM : TN; /* steps a pass */
+  static_assert(L % TM == 0 && L % TN == 0, "a pass ends where rows and columns of pieces end");
   /* row 0 and column 0 for step 0 */
-  if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TT), v[0]);
-  if (tx == 0) ab_put_column<T, TT, TT, ARG>(colk + ty * TT, nxk + ty * TT, v, nx, 0);
+  if (ty == 0) ab_sts<W, WN>((W *)(rowk + tx * TN), v[0]);
+  if (tx == 0) ab_put_column<T, TM, TN, ARG>(colk + ty * TM, nxk + ty * TM, v, nx, 0);
   ab_step_barrier(group);
-  for (int k0 = 0; k0 < n; k0 += TT) {
+  for (int k0 = 0; k0 < n; k0 += L) {
 #pragma unroll
-    for (int kk = 0; kk < TT; kk++) {
+    for (int kk = 0; kk < L; kk++) {
       const int k = k0 + kk, buf = k & 1;
       /* row k's words over this tile's columns, column k's values over its rows */
       W bw[WN];
-      T a[TT];
-      int nk[TT];
-      ab_lds<W, WN>(bw, (const W *)(rowk + buf * np + tx * TT));
-      ab_lds<T, TT>(a, colk + buf * np + ty * TT);
-      if (ARG) ab_lds<int, TT>(nk, nxk + buf * np + ty * TT);
+      T a[TM];
+      int nk[TM];
+      ab_lds<W, WN>(bw, (const W *)(rowk + buf * np + tx * TN));
+      ab_lds<T, TM>(a, colk + buf * np + ty * TM);
+      if (ARG) ab_lds<int, TM>(nk, nxk + buf * np + ty * TM);
 #pragma unroll
-      for (int i = 0; i < TT; i++) ab_step_row<T, SR, TT, ARG>(v[i], nx[i], a[i], bw, nk[i]);
+      for (int i = 0; i < TM; i++) ab_step_row<T, SR, TN, ARG>(v[i], nx[i], a[i], bw, nk[i]);
       hook(k, buf);
       /* row and column k + 1 as they stand now, for the next step */
-      const int k1 = k + 1, kk1 = (kk + 1) % TT, nb = buf ^ 1;
-      if (ty == k1 / TT) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TT), v[kk1]);
-      if (tx == k1 / TT)
-        ab_put_column<T, TT, TT, ARG>(colk + nb * np + ty * TT, nxk + nb * np + ty * TT, v, nx,
-                                      kk1);
+      const int k1 = k + 1, nb = buf ^ 1;
+      if (ty == k1 / TM) ab_sts<W, WN>((W *)(rowk + nb * np + tx * TN), v[(kk + 1) % TM]);
+      if (tx == k1 / TN)
+        ab_put_column<T, TM, TN, ARG>(colk + nb * np + ty * TM, nxk + nb * np + ty * TM, v, nx,
+                                      (kk + 1) % TN);
       ab_step_barrier(group);
     }
   }

@@ -23,8 +23,10 @@
  * else as many of the row strip's tiles as leave room for one more, in which the others are
  * staged again for each product that reads them (at_slots). 4-byte values take up to 123
  * registers a thread on sm_90, 128 where it stages; 16-bit halves 80, three blocks an SM on
- * Hopper (at_blocks). Three blocks an SM of 4-byte values at 256, in 64 KB with the whole row
- * strip staged again and 80 registers, ran 8% slower (doc/NOTES.md). */
+ * Hopper (at_blocks), and where a launch has two pages an SM or more, a wide piece of 4 x 8
+ * values on 128 threads (apsp_tile.cuh, AT_WIDE_PAGES_PER_SM; 116 to 140 registers). Three
+ * blocks an SM of 4-byte values at 256, in 64 KB with the whole row strip staged again and 80
+ * registers, ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
 #include <math.h>
 
@@ -47,6 +49,12 @@
  * kernel (single 0.185 against 0.221 ms, int16 0.134 against 0.144), but 100 and 80 vertices,
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
+/* 16-bit values take the wide piece (apsp_tile.cuh: 4 x 8 values on 128 threads) from this many
+ * pages an SM. Against the square piece (H100, int16, two runs each): 160 vertices x 512 pages
+ * 30.4-30.6% of gpu_minplus's rate against 26.1; 256 x 256 and 200 x 256 (two blocks on most
+ * SMs) 45.5-46.1 against 45.0-45.1 and 22.7-23.1 against 23.0; 512 x 64 (one block an SM, four
+ * warps) 20.6-20.9 against 22.3. */
+#define AT_WIDE_PAGES_PER_SM 2
 
 /* Tile rows of a page of n vertices. */
 __host__ __device__ static inline int at_rows(int n) { return (n + AP_TILE - 1) / AP_TILE; }
@@ -97,7 +105,8 @@ __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1;
  * (without the bound the vector accesses took them to 111); the others two. GPUs of less shared
  * memory an SM could not hold the third block, and there the bound made them spill (sm_75 to
  * sm_89, 8 to 88 bytes). sm_120, built from compute_90 PTX, keeps the bound: 8 bytes of spills
- * in the 16-bit staging instances there. */
+ * in the 16-bit staging instances there. The wide piece's blocks are half the threads: three
+ * leave them 170 registers, and they take 116 to 140 without spills on every architecture. */
 template <class T> constexpr int at_blocks() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   return ab_word<T>::PK == 2 ? 3 : 2;
@@ -107,32 +116,33 @@ template <class T> constexpr int at_blocks() {
 }
 
 /* STAGE: some of the row strip's tiles are not kept (at_slots); its own instance, as the
- * staging takes registers (4-byte values on sm_90: 122-128 against 102-123). */
-template <class T, class SR, bool STAGE>
-__global__ void __launch_bounds__(AC_THREADS, at_blocks<T>())
+ * staging takes registers (4-byte values on sm_90: 122-128 against 102-123). WIDE: the piece
+ * (ac_shape; 16-bit values on sm_90: 116-140 registers). */
+template <class T, class SR, bool STAGE, bool WIDE>
+__global__ void __launch_bounds__(ac_shape<T, WIDE>::THREADS, at_blocks<T>())
     ab_close_tiled(const ap_batch<T> b, int slots) {
-  typedef ac_piece<T> Pc;
-  typedef typename Pc::A A;
+  typedef typename ab_word<T>::A A;
+  constexpr int TN = ac_shape<T, WIDE>::TN, WN = ac_shape<T, WIDE>::WN;
   extern __shared__ __align__(16) unsigned char at_smem_[];
   T *Dr = (T *)at_smem_;
   A *Dc = (A *)(Dr + AC_TILE_ELEMS), *Cc = Dc + AC_TILE_ELEMS;
   T *Rr = (T *)(Cc + AC_TILE_ELEMS), *St = Rr + slots * AC_TILE_ELEMS, *rowk = (T *)Cc,
     *colk = rowk + 2 * AP_TILE;
   int ty, tx;
-  ac_place(ty, tx);
-  const int r0 = ty * AC_TT, c0 = tx * AC_TT, n = b.n, nb = at_rows(n);
+  ac_place<TN>(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * TN, n = b.n, nb = at_rows(n);
   const size_t q = blockIdx.x, nn = (size_t)n * n, page = b.page0 + q;
   const T *in = b.in + q * nn;
   T *out = b.out + q * nn;
-  const bool win = ac_whole_rows(in, n), wout = ac_whole_rows(out, n);
-  typename Pc::W v[AC_TT][Pc::WN];
-  int nx[AC_TT][AC_TT]; /* no next hops: ab_load_tile's and ab_steps', unused */
+  const bool win = ac_whole_rows<TN>(in, n), wout = ac_whole_rows<TN>(out, n);
+  typename ab_word<T>::W v[AC_TT][WN];
+  int nx[AC_TT][TN]; /* no next hops: ab_load_tile's and ab_steps', unused */
   for (int t = 0; t < nb; t++) {
     /* tile (I, J) into v: round 0 from the weights, later from what earlier rounds wrote */
     auto fetch = [&](int I, int J) {
       if (t == 0)
-        ab_load_tile<T, SR, AC_TT, AC_TT, false>(v, nx, b, in, page, I * AP_TILE + r0,
-                                                 J * AP_TILE + c0, true, win);
+        ab_load_tile<T, SR, AC_TT, TN, false>(v, nx, b, in, page, I * AP_TILE + r0,
+                                              J * AP_TILE + c0, true, win);
       else ac_fetch<T>(v, out, n, b.nopath, I * AP_TILE + r0, J * AP_TILE + c0, wout);
     };
     /* and back; the last round's diagonal entries are the page's last word on its cycles */
@@ -142,8 +152,8 @@ __global__ void __launch_bounds__(AC_THREADS, at_blocks<T>())
     };
     const int steps = n - t * AP_TILE < AP_TILE ? n - t * AP_TILE : AP_TILE;
     fetch(t, t);
-    ab_steps<T, SR, AC_TT, false>(v, nx, rowk, colk, NULL, AP_TILE, steps, ty, tx, AC_THREADS,
-                                  [](int, int) {});
+    ab_steps<T, SR, AC_TT, TN, false>(v, nx, rowk, colk, NULL, AP_TILE, steps, ty, tx,
+                                      ac_shape<T, WIDE>::THREADS, [](int, int) {});
     keep(t, t);
     ac_put_rows<T>(v, Dr, r0, c0);
     ac_put_cols<T>(v, Dc, r0, c0);
@@ -215,6 +225,21 @@ template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {
   }
 }
 
+/* One launch of kernel, a block of threads a page. Shared memory over the default 48 KB: raised
+ * for each call's device (it does not survive a reset), to one value whatever the launch's size,
+ * so that calls on other threads do not race. */
+template <class T>
+static ck_status at_launch(const ap_batch<T> &b, int slots, size_t smem,
+                           void (*kernel)(const ap_batch<T>, int), int threads) {
+  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)ck_device_block_smem());
+  if (e == cudaSuccess) {
+    kernel<<<(unsigned)b.pages, threads, smem, b.st>>>(b, slots);
+    e = cudaGetLastError();
+  }
+  return ck_cuda_check(e, "closing a batch of graphs by tiles");
+}
+
 template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
   if constexpr (!at_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "batched graphs by tiles take values of up to 4 bytes");
@@ -227,17 +252,18 @@ template <class T, class SR> ck_status ap_batch_tiled(const ap_batch<T> &b) {
     if (slots < 1)
       return ck_fail(CK_ERR_INVALID, "graphs of %d vertices by tiles need more shared memory", b.n);
     const size_t smem = at_smem<T>(b.n, slots);
-    /* over the default 48 KB: raised for each call's device (it does not survive a reset), to
-     * one value whatever the launch's size, so that calls on other threads do not race */
-    const int nb = at_rows(b.n);
-    auto kernel = slots < nb - 1 ? ab_close_tiled<T, SR, true> : ab_close_tiled<T, SR, false>;
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)ck_device_block_smem());
-    if (e == cudaSuccess) {
-      kernel<<<(unsigned)b.pages, AC_THREADS, smem, b.st>>>(b, slots);
-      e = cudaGetLastError();
+    const bool stage = slots < at_rows(b.n) - 1;
+    if constexpr (ab_word<T>::PK == 2) {
+      if ((double)b.pages >= AT_WIDE_PAGES_PER_SM * ck_device_sms())
+        return at_launch(b, slots, smem,
+                         stage ? ab_close_tiled<T, SR, true, true>
+                               : ab_close_tiled<T, SR, false, true>,
+                         ac_shape<T, true>::THREADS);
     }
-    return ck_cuda_check(e, "closing a batch of graphs by tiles");
+    return at_launch(b, slots, smem,
+                     stage ? ab_close_tiled<T, SR, true, false>
+                           : ab_close_tiled<T, SR, false, false>,
+                     ac_shape<T, false>::THREADS);
   }
 }
 

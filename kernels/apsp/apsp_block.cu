@@ -54,8 +54,8 @@ __global__ void __launch_bounds__(AC_THREADS) ac_round(const ac_round_args<T> a)
   ac_load<T>(v, src(t, t), a.lds, r0, c0);
   if (I != t) ac_load<T>(u, src(I, t), a.lds, r0, c0);
   if (J != t) ac_load<T>(w, src(t, J), a.lds, r0, c0);
-  ab_steps<T, SR, AC_TT, false>(v, nx, rowk, colk, NULL, AP_TILE, AP_TILE, ty, tx, AC_THREADS,
-                                [](int, int) {});
+  ab_steps<T, SR, AC_TT, AC_TT, false>(v, nx, rowk, colk, NULL, AP_TILE, AP_TILE, ty, tx,
+                                       AC_THREADS, [](int, int) {});
   if (I == t && J == t) {
     ac_store<T>(v, out, a.ldd, r0, c0);
     ac_check_diagonal<T, SR>(v, r0, c0, a.base, a.neg);
@@ -126,15 +126,15 @@ __global__ void __launch_bounds__(AC_THREADS)
   ac_load<T>(v, X, ld, r0, c0);
 #pragma unroll
   for (int i = 0; i < AC_TT; i++) ab_lds<int, AC_TT>(nx[i], N + (r0 + i) * ld + c0);
-  ab_steps<T, SR, AC_TT, true>(v, nx, rowk, colk, nxk, AP_TILE, AP_TILE, ty, tx, AC_THREADS,
-                               [&](int k, int buf) {
-                                 const int c = threadIdx.x;
-                                 if (c < AP_TILE) { /* row and column k as they stood at step k */
-                                   rec.row[k * rec.ld + c] = rowk[buf * AP_TILE + c];
-                                   rec.col[c * rec.ld + k] = colk[buf * AP_TILE + c];
-                                   rec.ncol[c * rec.ld + k] = nxk[buf * AP_TILE + c];
-                                 }
-                               });
+  ab_steps<T, SR, AC_TT, AC_TT, true>(
+      v, nx, rowk, colk, nxk, AP_TILE, AP_TILE, ty, tx, AC_THREADS, [&](int k, int buf) {
+        const int c = threadIdx.x;
+        if (c < AP_TILE) { /* row and column k as they stood at step k */
+          rec.row[k * rec.ld + c] = rowk[buf * AP_TILE + c];
+          rec.col[c * rec.ld + k] = colk[buf * AP_TILE + c];
+          rec.ncol[c * rec.ld + k] = nxk[buf * AP_TILE + c];
+        }
+      });
   ac_store<T>(v, X, ld, r0, c0);
 #pragma unroll
   for (int i = 0; i < AC_TT; i++) ab_sts<int, AC_TT>(N + (r0 + i) * ld + c0, nx[i]);

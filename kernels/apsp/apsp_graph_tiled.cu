@@ -5,23 +5,43 @@
  * here a round is 64 vertices and what waits on what is a tile, not a launch.
  *
  * Round t of nb = np / AP_TILE: close (t, t); the row strip (t, J) and the column strip (I, t)
- * from it; then every other tile (I, J) from (I, t) and (t, J). A tile is a 4 x 4 piece a thread
- * (apsp_tile.cuh), the same closure and products as the tiled batched kernel's
- * (apsp_batch_tiled.cu), so the distances are the rounds' up to rounding where sums round.
+ * from it; then every other tile (I, J) from (I, t) and (t, J). A tile is a piece a thread (4 x 4
+ * values, 4 x 8 of 16 bits: ag_shape), the same closure and products as the tiled batched
+ * kernel's (apsp_tile.cuh, apsp_batch_tiled.cu), so the distances are the rounds' up to rounding
+ * where sums round.
  *
- * The board (ag_graph's ver and reads) says how far each tile is: ver, the rounds whose update of it is stored;
- * reads, how many tasks have read it as an operand (the column strip tile (I, t) is read by the
- * nb - 1 tasks of its row in round t, the row strip tile by those of its column, D* by the
- * 2 (nb - 1) strips), so that a tile is not rewritten while a task of an earlier round still
- * reads it. Blocks take tasks in one order (ag_task_of) from a counter, and every task waits
- * only on tasks before it in that order, so a block that waits always waits on blocks that
- * run: no deadlock, whatever number of blocks the GPU holds at once. The order looks ahead:
- * round t's update of (t + 1, t + 1) and its closure come as one task right after round t's
- * strips, so that the next round's chain starts while round t's other tiles are still being
- * updated. Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
+ * The board (ag_graph's ver and reads) says how far each tile is: ver, the rounds whose update
+ * of it is stored; reads, how many tasks have read it as an operand (the column strip tile
+ * (I, t) is read by the nb - 1 tasks of its row in round t, the row strip tile by those of its
+ * column, D* by the 2 (nb - 1) strips), so that a tile is not rewritten while a task of an
+ * earlier round still reads it. Blocks take tasks in one order (ag_task_of) from a counter, and
+ * every task waits only on tasks before it in that order, so a block that waits always waits on
+ * blocks that run: no deadlock, whatever number of blocks the GPU holds at once. The order
+ * looks ahead: round t's update of (t + 1, t + 1) and its closure come as one task right after
+ * round t's strips, so that the next round's chain starts while round t's other tiles are still
+ * being updated. Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
 #include <limits.h>
 
 #include "apsp_tile.cuh"
+
+/* ---- tuning ----
+ * Blocks of the launch: one for every AG_TASKS_PER_BLOCK tasks of a round, at least one an SM,
+ * at most as many as the GPU holds at once. Where a round has fewer tasks than the GPU holds
+ * blocks, blocks on the rest of a round took issue slots on their SMs from the round's chain
+ * (its two strip tiles, the next pivot's update and closure) beside them. H100, square pieces,
+ * shares of gpu_minplus's rate against as many blocks as the GPU holds (two runs each): single
+ * 1024 20.8-21.6% against 17.9-19.1, 1536 39.5-41.2 against 35.8-37.3; int16 1024 12.3-12.5
+ * against 10.5-10.7, 1536 24.5-24.8 against 21.3-22.0, 2048 36.7-37.1 against 33.2-33.8;
+ * single 2048 and 2816 and int16 2816, where a round fills the GPU, the same. A block for every
+ * three or four tasks, or one block an SM, were slower from 1536 on (doc/NOTES.md). */
+#define AG_TASKS_PER_BLOCK 2
+
+/* The piece a thread: wide (apsp_tile.cuh), which for 16-bit values is 4 x 8 on 128 threads;
+ * against the square one (H100, two runs each) int16 2048 41.9-42.5% of gpu_minplus's rate
+ * against 36.6, 2816 51.5 against 43.1-43.6, 1024 the same. Single takes the square one: 4 x 8
+ * (102 registers, four blocks an SM) ran 1024 at 20.0% against 21.5-21.9, 2048 at 50.1-50.3
+ * against 53.6-54.4 (doc/NOTES.md). */
+template <class T> using ag_shape = ac_shape<T, true>;
 
 /* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step) */
 enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT };
@@ -99,31 +119,32 @@ template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_t
 }
 
 /* This thread's piece of tile (I, J) of g, past the L1 (other blocks wrote it), and back. */
-template <class T>
-__device__ __forceinline__ void ag_load(typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+template <class T, int WN>
+__device__ __forceinline__ void ag_load(typename ab_word<T>::W (&v)[AC_TT][WN],
                                         const ag_graph<T> &g, int I, int J, int r0, int c0) {
   ac_load<T, true>(v, g.X, g.np, I * AP_TILE + r0, J * AP_TILE + c0);
 }
-template <class T>
-__device__ __forceinline__ void ag_store(const typename ac_piece<T>::W (&v)[AC_TT][ac_piece<T>::WN],
+template <class T, int WN>
+__device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT][WN],
                                          const ag_graph<T> &g, int I, int J, int r0, int c0) {
   ac_store<T>(v, g.X + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np, r0, c0);
 }
 
 template <class T, class SR>
-__global__ void __launch_bounds__(AC_THREADS, 2) ag_close(const ag_graph<T> g) {
+__global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> g) {
   typedef ac_piece<T> Pc;
+  constexpr int TN = ag_shape<T>::TN, WN = ag_shape<T>::WN;
   /* A by columns (A words) and B by rows of each product; the closure's row and column buffers
    * lie in Bs */
   __shared__ __align__(16) typename Pc::A As[AC_TILE_ELEMS];
   __shared__ __align__(16) T Bs[AC_TILE_ELEMS];
   __shared__ unsigned taken;
   int ty, tx;
-  ac_place(ty, tx);
-  const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = g.nb;
+  ac_place<TN>(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * TN, nb = g.nb;
   const unsigned tasks = ag_tasks(nb);
-  typename Pc::W v[AC_TT][Pc::WN];
-  int nx[AC_TT][AC_TT]; /* no next hops: ab_steps', unused */
+  typename Pc::W v[AC_TT][WN];
+  int nx[AC_TT][TN]; /* no next hops: ab_steps', unused */
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
     __syncthreads();
@@ -161,8 +182,8 @@ __global__ void __launch_bounds__(AC_THREADS, 2) ag_close(const ag_graph<T> g) {
     }
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) {
       if (k.kind == AG_NEXT) __syncthreads(); /* the product done with Bs */
-      ab_steps<T, SR, AC_TT, false>(v, nx, Bs, Bs + 2 * AP_TILE, NULL, AP_TILE, AP_TILE, ty, tx,
-                                    AC_THREADS, [](int, int) {});
+      ab_steps<T, SR, AC_TT, TN, false>(v, nx, Bs, Bs + 2 * AP_TILE, NULL, AP_TILE, AP_TILE, ty, tx,
+                                        ag_shape<T>::THREADS, [](int, int) {});
       ac_check_diagonal<T, SR>(v, r0, c0, k.I * AP_TILE, g.neg);
     }
     ag_store<T>(v, g, k.I, k.J, r0, c0);
@@ -186,6 +207,14 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
   }
 }
 
+/* The launch's blocks (AG_TASKS_PER_BLOCK), of which an SM holds per_sm. */
+static unsigned ag_blocks(int nb, int per_sm) {
+  const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms, tasks = ag_tasks(nb);
+  size_t want = ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
+  want = want < sms ? sms : want > most ? most : want;
+  return (unsigned)(want < tasks ? want : tasks);
+}
+
 template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
   cycle = false;
   if constexpr (!ag_form<T>()) {
@@ -193,7 +222,8 @@ template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m,
   } else {
     static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
     const int nb = (int)(m.np / AP_TILE), cells = nb * nb,
-              per_sm = ck_blocks_per_sm((const void *)ag_close<T, SR>, AC_THREADS, 0, known);
+              per_sm = ck_blocks_per_sm((const void *)ag_close<T, SR>, ag_shape<T>::THREADS, 0,
+                                        known);
     /* the board, the task counter and the cycle's vertex */
     int *board = NULL;
     CK_TRY(ck_dev_alloc((void **)&board, (2 * (size_t)cells + 2) * sizeof(int)));
@@ -208,9 +238,8 @@ template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m,
     constexpr bool cycles = ap_graph_cycles<T, SR>();
     cudaError_t e = cudaMemsetAsync(board, 0, (2 * (size_t)cells + 1) * sizeof(int), 0);
     if (cycles && e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
-    const size_t tasks = ag_tasks(nb), most = (size_t)per_sm * ck_device_sms();
     if (e == cudaSuccess) {
-      ag_close<T, SR><<<(unsigned)(tasks < most ? tasks : most), AC_THREADS>>>(g);
+      ag_close<T, SR><<<ag_blocks(nb, per_sm), ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
     int neg = INT_MAX;
