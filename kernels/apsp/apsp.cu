@@ -74,14 +74,32 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
     lo = min(lo, w);
     hi = max(hi, w);
   }
-  for (int o = 16; o > 0; o /= 2) {
-    lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
-    hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
-    refused |= __shfl_xor_sync(0xffffffffu, refused, o);
-    fraction |= __shfl_xor_sync(0xffffffffu, fraction, o);
-    negdiag = min(negdiag, __shfl_xor_sync(0xffffffffu, negdiag, o));
-  }
-  if (threadIdx.x % 32) return;
+  /* the block's facts, then one atomic each a block: a warp's each, on the same few words from
+   * every warp of 1056 blocks, took about 38 us whatever n (H100, doc/NOTES.md) */
+  auto warp_facts = [&]() {
+    for (int o = 16; o > 0; o /= 2) {
+      lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
+      hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
+      refused |= __shfl_xor_sync(0xffffffffu, refused, o);
+      fraction |= __shfl_xor_sync(0xffffffffu, fraction, o);
+      negdiag = min(negdiag, __shfl_xor_sync(0xffffffffu, negdiag, o));
+    }
+  };
+  __shared__ long long los[32], his[32], negs[32];
+  __shared__ int flags[32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  warp_facts();
+  if (lane == 0)
+    los[warp] = lo, his[warp] = hi, negs[warp] = negdiag, flags[warp] = refused | 2 * fraction;
+  __syncthreads();
+  if (warp) return;
+  lo = lane < warps ? los[lane] : LLONG_MAX;
+  hi = lane < warps ? his[lane] : LLONG_MIN;
+  negdiag = lane < warps ? negs[lane] : LLONG_MAX;
+  refused = lane < warps ? flags[lane] & 1 : 0;
+  fraction = lane < warps ? flags[lane] >> 1 : 0;
+  warp_facts();
+  if (lane) return;
   if (refused) atomicOr(&f->refused, 1);
   if (fraction) atomicOr(&f->fraction, 1);
   if (negdiag != LLONG_MAX) atomicMin(&f->negdiag, negdiag);
@@ -272,12 +290,13 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
  * the tiles met an unbounded cycle the rounds run again and name the vertex as before, from the
  * weights, or where they lie in D's buffer (a host array's upload, converted in place, which a
  * second conversion leaves as it is) from a copy taken first. Out of memory for that copy or
- * the tiles' board, the rounds run. */
+ * the tiles' board, the rounds run. rounds: whether they ran (their cycle flag is to be read). */
 template <class Tc, class T, int S>
 static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
-                                    ap_matrix<T, typename ap_problem<S>::SR> *slabs,
-                                    bool in_place) {
+                                    ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool in_place,
+                                    bool &rounds) {
   typedef typename ap_problem<S>::SR SR;
+  rounds = true;
   if (!a->plan->graph_tiles || count != 1 || a->P || !ap_graph_tiles<T, SR>(slabs[0]))
     return ap_rounds<T, SR>(slabs, count, a);
   ck_apsp_part p = parts[0];
@@ -308,7 +327,8 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
   if (st == CK_OK && tiled && !cycle)
     a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
   if (st == CK_OK && cycle) st = ap_fill<Tc, T, S>(a, p, slabs[0]);
-  if (st == CK_OK && (cycle || !tiled)) st = ap_rounds<T, SR>(slabs, count, a);
+  rounds = cycle || !tiled;
+  if (st == CK_OK && rounds) st = ap_rounds<T, SR>(slabs, count, a);
   if (kept) {
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(kept);
@@ -324,9 +344,12 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
-  if (st == CK_OK) st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place);
+  bool rounds = true;
+  if (st == CK_OK) st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, rounds);
+  /* the rounds' cycle flag where they ran: the tiles read their own, and a work type without
+   * cycles leaves the call nothing to wait on (the flag's read took about 12 us a call) */
   int found = INT_MAX;
-  if (st == CK_OK) st = ap_cycle(parts, count, sc, found);
+  if (st == CK_OK && rounds) st = ap_cycle(parts, count, sc, found);
   if (st == CK_OK && found != INT_MAX) st = ck_apsp_unbounded(a, (size_t)found, 0);
   for (int i = 0; st == CK_OK && !in_place && i < count; i++) {
     const size_t cols = parts[i].cols;
