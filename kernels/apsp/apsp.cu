@@ -75,7 +75,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
     hi = max(hi, w);
   }
   /* the block's facts, then one atomic each a block: a warp's each, on the same few words from
-   * every warp of 1056 blocks, took about 38 us whatever n (H100, doc/NOTES.md) */
+   * every warp of 1056 blocks, took some 35 us whatever n (H100, doc/NOTES.md) */
   auto warp_facts = [&]() {
     for (int o = 16; o > 0; o /= 2) {
       lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
@@ -346,8 +346,9 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
   bool rounds = true;
   if (st == CK_OK) st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, rounds);
-  /* the rounds' cycle flag where they ran: the tiles read their own, and a work type without
-   * cycles leaves the call nothing to wait on (the flag's read took about 12 us a call) */
+  /* the rounds' cycle flag where they ran: the tiles read their own word, and where the work
+   * type has no cycles the call leaves their launch queued, as a product does (the flag's read
+   * took about 12 us a call) */
   int found = INT_MAX;
   if (st == CK_OK && rounds) st = ap_cycle(parts, count, sc, found);
   if (st == CK_OK && found != INT_MAX) st = ck_apsp_unbounded(a, (size_t)found, 0);

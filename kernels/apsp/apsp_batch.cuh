@@ -172,7 +172,7 @@ __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN 
   for (int i = 0; i < TM; i++) {
     const int r = r0 + i;
     /* whole: the caller found n a multiple of TN and every row piece aligned to its size
-     * (ac_whole_rows, for TN = AC_TT), so a piece that starts in the graph lies in it whole and
+     * (ac_whole_rows, for the piece's TN), so a piece that starts in the graph lies in it whole and
      * is read at once (c0 + TN <= n in place of c0 < n cost the 16-bit min.max staging instance
      * 8 bytes of spills) */
     const bool row = whole && live && r < n && c0 < n;

@@ -2,7 +2,8 @@
  * Floyd-Warshall on each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of
  * a pivot block, apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds
  * the pages in flight up to 256 vertices; past them partly); each tile comes into registers, a
- * 4 x 4 piece a thread (apsp_tile.cuh), for the step that updates it. Round t of
+ * piece a thread (apsp_tile.cuh: 4 x 4 values, or 4 x 8 of 16 bits where a launch has two
+ * pages an SM), for the step that updates it. Round t of
  * nb = ceil(n / AP_TILE):
  *   (t, t)   = D*, closed by plain Floyd-Warshall in registers (a barrier a step);
  *   (t, J)   = min ((t, J), D* (x) (t, J)), the row strip, kept in shared memory;
@@ -16,7 +17,7 @@
  *
  * Every element of a page belongs to one thread (its place in a tile is the same in every tile),
  * so the page needs no barrier of its own; round 0 reads each weight from in once, looked at as
- * ab_load_tile does, and every write goes to out; where n is a multiple of a piece's side, a
+ * ab_load_tile does, and every write goes to out; where n is a multiple of a piece's width, a
  * piece's rows move in one vector access each (ac_whole_rows). A block takes nb + 2 tiles of
  * shared memory (the products' A operands in A words: 16-bit values in both halves of a word,
  * ab_word) where they fit two blocks an SM (4-byte values: up to 320 vertices, 96 KB at 256),

@@ -9,7 +9,8 @@
 
 #include "apsp_batch.cuh"
 
-/* A thread's piece: TT x TT values, on 256 threads. The closure's steps are bound by latency
+/* A thread's square piece: AC_TT x AC_TT values, on AC_THREADS (256) threads (the wide one:
+ * ac_shape). The closure's steps are bound by latency
  * (one block, a barrier a step): a step of ac_fw_hist takes about 520 cycles at an issue rate of
  * 0.39 a scheduler (ncu, H100). 2 x 2 pieces on 1024 threads were slower still (ac_round 21.3
  * against 17.4 us, ac_fw_hist 22.4 against 17.1): the barrier of 32 warps costs more than their
@@ -39,6 +40,7 @@ template <class T, bool WIDE> struct ac_shape {
 /* Where this thread's piece lies: a warp takes 4 rows of 8 pieces, so that its reads of a row
  * (8 pieces) and of a column (4) take one shared-memory wavefront each. */
 template <int TN = AC_TT> __device__ __forceinline__ void ac_place(int &ty, int &tx) {
+  static_assert(AP_TILE % (TN * 8) == 0, "a warp's 8 pieces across fit the tile");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   constexpr int WX = AP_TILE / TN / 8; /* warps across */
   ty = warp / WX * 4 + lane / 8;
