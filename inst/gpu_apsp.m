@@ -60,11 +60,11 @@
 ## whole blocks, which is faster; the distances are the same, up to
 ## rounding where floating-point sums round.  @var{D} alone of a graph of
 ## 257 to 2816 vertices on one GPU (work values of up to 4 bytes: not the
-## double work type of non-integer double data and of the integers that run in
-## double) runs in one launch by 64-wide tiles, each tile's update taken by a thread block once the tiles it reads
-## are ready (1.4x the rounds' speed at 1024 and 2048 vertices on an H100);
-## the field @code{tile} of @code{__cudakernels__ ("last_plan")} is then
-## @code{[64 64 64]}.
+## double work type of non-integer double data and of the integers that run
+## in double) runs in one launch by 64-wide tiles, each tile's update taken
+## by a thread block once the tiles it reads are ready (1.5 to 1.8 times the
+## rounds' speed at 1024 and 2048 vertices on an H100); the field @code{tile}
+## of @code{__cudakernels__ ("last_plan")} is then @code{[64 64 64]}.
 ## @item NaN or @code{-Inf} weights, and non-square, complex or logical
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the
 ## device @code{cudakernels:outofmemory}.  No device memory is kept after the

@@ -238,8 +238,6 @@ static void ap_kept_give(ap_kept &k, ck_status st, const ap_scratch &found) {
     *k.cleared = 0;
 }
 
-/* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
- * work values are W's as they lie, else allocated; W converted into them. */
 /* The weights of part p into its slab m of the work matrix, padded (ap_load, and again where a
  * graph's tiled run found an unbounded cycle for the rounds to name). */
 template <class Tc, class T, int S>
@@ -252,6 +250,8 @@ static ck_status ap_fill(const ck_apsp_args *a, const ck_apsp_part &p,
   return CK_OK;
 }
 
+/* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
+ * work values are W's as they lie, else allocated; W converted into them. */
 template <class Tc, class T, int S>
 static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
                          ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool &in_place) {

@@ -136,18 +136,18 @@ __device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT
 
 template <class T, class SR>
 __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> g) {
-  typedef ac_piece<T> Pc;
+  typedef ab_word<T> Wd;
   constexpr int TN = ag_shape<T>::TN, WN = ag_shape<T>::WN;
   /* A by columns (A words) and B by rows of each product; the closure's row and column buffers
    * lie in Bs */
-  __shared__ __align__(16) typename Pc::A As[AC_TILE_ELEMS];
+  __shared__ __align__(16) typename Wd::A As[AC_TILE_ELEMS];
   __shared__ __align__(16) T Bs[AC_TILE_ELEMS];
   __shared__ unsigned taken;
   int ty, tx;
   ac_place<TN>(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * TN, nb = g.nb;
   const unsigned tasks = ag_tasks(nb);
-  typename Pc::W v[AC_TT][WN];
+  typename Wd::W v[AC_TT][WN];
   int nx[AC_TT][TN]; /* no next hops: ab_steps', unused */
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
