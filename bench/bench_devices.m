@@ -22,19 +22,22 @@
 ## @qcode{"sweep"} sizes, one device against the spread.
 ## @item gpu_apsp single at @qcode{"apsp"} (default 16384 and 32768) on a
 ## gpu_array on device 1, without and with @var{P}.
+## @item gpu_apsp on pages: each row of @qcode{"pages"} (default
+## @code{[64 4096; 256 256; 512 64]}, vertices and pages) in each class, on
+## gpu_arrays on device 1 and on host arrays, without and with @var{P}.
 ## @end enumerate
 ##
 ## Operands are integers 0..999 of the class; every spread result is checked
-## against the one-device result (exactly for min-plus).  Options:
+## against the one-device result (exactly for min-plus and paths).  Options:
 ## @qcode{"classes"} (default @code{@{"single", "int16"@}}), @qcode{"sizes"},
-## @qcode{"matmul"}, @qcode{"sweep"}, @qcode{"apsp"}, @qcode{"reps"} (default 3),
+## @qcode{"matmul"}, @qcode{"sweep"}, @qcode{"apsp"}, @qcode{"pages"}, @qcode{"reps"} (default 3),
 ## @qcode{"spread"}, @qcode{"csv"}.
 ## @end deftypefn
 
 function bench_devices (varargin)
   o = struct ("classes", {{"single", "int16"}}, "sizes", [16384 32768], "matmul", 16384, ...
-              "sweep", [1024 2048 4096 8192], "apsp", [16384 32768], "reps", 3, "spread", [],
-              "csv", "");
+              "sweep", [1024 2048 4096 8192], "apsp", [16384 32768],
+              "pages", [64 4096; 256 256; 512 64], "reps", 3, "spread", [], "csv", "");
   for i = 1:2:numel (varargin)
     o.(varargin{i}) = varargin{i+1};
   endfor
@@ -75,12 +78,20 @@ function bench_devices (varargin)
   for n = o.apsp
     rows = [rows; measure_apsp(n, o)];
   endfor
+  if (! isempty (o.pages))
+    printf ("\n# gpu_apsp on pages (n: vertices x pages; op pages: D alone, pages+P: D and P)\n");
+  endif
+  for c = o.classes
+    for r = 1:size (o.pages, 1)
+      rows = [rows; measure_pages(o.pages(r, 1), o.pages(r, 2), c{1}, o)];
+    endfor
+  endfor
   if (! isempty (o.csv))
     fid = fopen (o.csv, "w");
     fprintf (fid, "op,class,input,n,devices,ms_one,ms_spread,speedup\n");
     for r = 1:size (rows, 1)
-      fprintf (fid, "%s,%s,%s,%d,%s,%.4f,%.4f,%.4f\n", rows{r, 1:4}, num2str (o.spread),
-               rows{r, 5:7});
+      fprintf (fid, "%s,%s,%s,%s,%s,%.4f,%.4f,%.4f\n", rows{r, 1:3}, size_name (rows{r, 4}),
+               num2str (o.spread), rows{r, 5:7});
     endfor
     fclose (fid);
   endif
@@ -114,9 +125,14 @@ function rows = measure (op, name, cls, n, o, inputs)
 endfunction
 
 function row = report (name, cls, input, n, work, t1, ts)
-  printf ("%-8s %-7s %-7s %6d %11.2f %11.2f %9.2f %9.2f %7.2fx\n", name, cls, input, n,
-          1e3 * t1, 1e3 * ts, work / t1 / 1e12, work / ts / 1e12, t1 / ts);
+  printf ("%-8s %-7s %-7s %6s %11.2f %11.2f %9.2f %9.2f %7.2fx\n", name, cls, input,
+          size_name (n), 1e3 * t1, 1e3 * ts, work / t1 / 1e12, work / ts / 1e12, t1 / ts);
   row = {name, cls, input, n, 1e3 * t1, 1e3 * ts, t1 / ts};
+endfunction
+
+## n, or vertices x pages
+function s = size_name (n)
+  s = strjoin (arrayfun (@num2str, n, "UniformOutput", false), "x");
 endfunction
 
 ## gpu_apsp on a gpu_array of random weights 0..999 on device 1: D and P must
@@ -130,6 +146,33 @@ function rows = measure_apsp (n, o)
     assert (isequal (S, R), "gpu_apsp n = %d: the spread result differs", n);
     clear R S
     rows(end+1, :) = report (merge (paths, "apsp+P", "apsp"), "single", "device", n, n^3, t1, ts);
+  endfor
+endfunction
+
+## gpu_apsp on p pages of n vertices, weights 0..999 of the class, on a
+## gpu_array on device 1 and from host arrays: D and P must be one device's
+## bit for bit.
+function rows = measure_pages (n, p, cls, o)
+  rows = {};
+  W = floor (rand (n, n, p, "single") * 1000);
+  if (! strcmp (cls, "single"))
+    W = cast (W, cls);
+  endif
+  for in = {"device", "host"}
+    if (strcmp (in{1}, "device"))
+      X = gpu_array (W, "device", 1);
+    else
+      X = W;
+    endif
+    for paths = [false true]
+      [t1, R] = timed (@(d) apsp_call (X, d, paths), 1, o.reps);
+      [ts, S] = timed (@(d) apsp_call (X, d, paths), o.spread, o.reps);
+      assert (isequal (S, R), "gpu_apsp %d x %d %s: the spread result differs", n, p, cls);
+      clear R S
+      rows(end+1, :) = report (merge (paths, "pages+P", "pages"), cls, in{1}, [n p], p * n^3,
+                               t1, ts);
+    endfor
+    clear X
   endfor
 endfunction
 

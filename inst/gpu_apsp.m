@@ -58,13 +58,15 @@
 ## evolved step by step), so @var{D} and @var{P} are those of the
 ## @qcode{"cpu"} kernel, bit for bit.  Without @var{P} the rounds combine
 ## whole blocks, which is faster; the distances are the same, up to
-## rounding where floating-point sums round.  @var{D} alone of a graph of
-## 257 to 2816 vertices on one GPU (work values of up to 4 bytes: not the
-## double work type of non-integer double data and of the integers that run
-## in double) runs in one launch by 64-wide tiles, each tile's update taken
-## by a thread block once the tiles it reads are ready (1.5 to 1.8 times the
-## rounds' speed at 1024 and 2048 vertices on an H100); the field @code{tile}
-## of @code{__cudakernels__ ("last_plan")} is then @code{[64 64 64]}.
+## rounding where floating-point sums round.  A graph of 257 to 2816
+## vertices on one GPU (work values of up to 4 bytes: not the double work
+## type of non-integer double data and of the integers that run in double;
+## with @var{P}, 16-bit work values up to 2048 vertices) runs in one launch
+## by 64-wide tiles, each tile's update taken by a thread block once the
+## tiles it reads are ready: @var{D} alone at 1.5 to 1.8 times the rounds'
+## speed at 1024 and 2048 vertices on an H100, with @var{P} in plain order
+## from each tile's histories at 1.5 to 2.5 times; the field @code{tile} of
+## @code{__cudakernels__ ("last_plan")} is then @code{[64 64 64]}.
 ## @item NaN or @code{-Inf} weights, and non-square, complex or logical
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the
 ## device @code{cudakernels:outofmemory}.  No device memory is kept after the
@@ -151,7 +153,8 @@
 ## each round's pivot block row goes from the GPU that holds it to the others
 ## (peer to peer where the GPUs allow it).  @var{D} and @var{P} are those of one
 ## GPU, bit for bit, but @var{D} alone of a graph of 257 to 2816 vertices, which
-## one GPU computes by tiles: the same up to rounding where sums round.  By
+## one GPU computes by tiles in blocked order: the same up to rounding where
+## sums round.  By
 ## default a graph of 8192 vertices or more uses every visible GPU, a smaller
 ## one the selected GPU.  A gpu_array @var{W} stays where
 ## it lives, as do the results; the other GPUs work on copies of their rows.
@@ -556,14 +559,21 @@ endfunction
 ## Ctrl-C (through the test hook) and out of memory leave nothing behind
 %!testif ; gpu_available ()
 %! W = __ck_graph__ (2000, "single", 0.5, false);
-%! __cudakernels__ ("settings", "test_cancel_after", 2);
-%! try
-%!   [D, P] = gpu_apsp (W);
-%!   error ("no error");
-%! catch err
-%!   assert (err.identifier, "cudakernels:interrupted");
-%! end_try_catch
-%! assert (__ck_released__ ());
+%! for graph = {"rounds", "auto"}   # between the rounds; before the tiles' one launch
+%!   old = __cudakernels__ ("settings", "apsp_graph", graph{1});
+%!   __cudakernels__ ("settings", "test_cancel_after", 2 * strcmp (graph{1}, "rounds"));
+%!   unwind_protect
+%!     try
+%!       [D, P] = gpu_apsp (W);
+%!       error ("no error");
+%!     catch err
+%!       assert (err.identifier, "cudakernels:interrupted");
+%!     end_try_catch
+%!   unwind_protect_cleanup
+%!     __cudakernels__ ("settings", old);
+%!   end_unwind_protect
+%!   assert (__ck_released__ ());
+%! endfor
 %! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
 %!   try

@@ -46,6 +46,15 @@
 %!    __cudakernels__ ("settings", old);
 %!  end_unwind_protect
 %!endfunction
+%!function on_second_gpu (W)
+%!  ## a gpu_array on the second GPU, shared with the first: its results stay there, one GPU's
+%!  [RD, RP] = gpu_apsp (W, "devices", 1);
+%!  G = gpu_array (W, "device", 2);
+%!  [D, P] = gpu_apsp (G, "devices", [1 2]);
+%!  [~, ~, where] = __cudakernels__ ("array_info", device_id (D));
+%!  assert (where, 2);
+%!  assert (isequal (gather (D), RD) && isequal (gather (P), RP));
+%!endfunction
 %!function [id, msg] = raised (f, nout)
 %!  ## the identifier and message of the error f () raises with nout outputs
 %!  id = msg = "";
@@ -232,13 +241,28 @@
 %!   check_apsp (__ck_graph__ (1000, cls{1}, 0.02, false, true), [2 1 2]);
 %! endfor
 %! W = __ck_graph__ (900, "single", 0.02, false, true);
-%! [RD, RP] = gpu_apsp (W, "devices", 1);
-%! G = gpu_array (W, "device", 2);
-%! [D, P] = gpu_apsp (G, "devices", [1 2]);
-%! [~, ~, where] = __cudakernels__ ("array_info", device_id (D));
-%! assert (where, 2);
-%! assert (isequal (gather (D), RD) && isequal (gather (P), RP));
-%! clear G D P
+%! on_second_gpu (W);
 %! W = __ck_graph__ (8192, "single", 0.001, false, true);   # the default: every GPU from 8192
 %! assert (isequal (gpu_apsp (W), gpu_apsp (W, "devices", 1)));
+%! assert (__ck_released__ ());
+
+## two GPUs, pages: every kernel of pages (a page a warp, the batched, the tiled, page by
+## page), shared in runs of whole pages, host and gpu_array, a gpu_array on the second GPU
+## keeping its results there; the first page with a cycle named whichever GPU holds it
+%!testif ; gpu_available () && gpu_device_count () >= 2
+%! for cls = {"single", "int16"}
+%!   for np = [16 9; 64 5; 200 3; 300 4]'
+%!     W = pages_of (np(1), np(2), cls{1}, false);
+%!     check_apsp (W, [1 2]);
+%!     check_apsp (W, [2 1 2]);
+%!   endfor
+%! endfor
+%! W = pages_of (64, 6, "single", false);
+%! on_second_gpu (W);
+%! W(3, 4, 5) = -30; W(4, 3, 5) = 1;                 # page 5: the second GPU's run
+%! [~, msg] = raised (@() gpu_apsp (W), 1);
+%! assert (! isempty (strfind (msg, "page 5 has a negative cycle")), msg);
+%! [id, m2] = raised (@() gpu_apsp (W, "devices", [1 2]), 2);
+%! assert (id, "cudakernels:negativecycle");
+%! assert (m2, msg);
 %! assert (__ck_released__ ());

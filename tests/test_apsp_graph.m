@@ -58,8 +58,6 @@
 %! D = gpu_apsp (W);
 %! assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
 %! assert (double (D), double (on_rounds (W)), -64 * eps ("single"));
-%! [~, P] = gpu_apsp (W);   # with P: the rounds, plain order
-%! assert (__cudakernels__ ("last_plan").tile, [0 0 0]);
 %! assert (__ck_released__ ());
 %!function v = no_edge (sr, cls)
 %!  if (strcmp (sr, "max.*"))
@@ -124,4 +122,59 @@
 %!   assert (strncmp (msg, "cudakernels:positivecycle", 25), msg);
 %!   assert (msg, error_of (@on_rounds, W, "semiring", "max.+"));
 %! endfor
+%! assert (__ck_released__ ());
+
+## with P by tiles, in plain Floyd-Warshall's order from the histories: D and P the rounds'
+## bit for bit, even where sums round (the same terms in the same order), in every work type
+## the tiles take; ties everywhere (weights 0 to 3, cycles of weight 0) as the cpu kernel's
+%!testif ; gpu_available ()
+%! for n = [257 300 700 1000]
+%!   for cls = {"single", "int16", "int32", "uint8"}
+%!     W = __ck_graph__ (n, cls{1}, 0.02 + 0.2 * rand (), strcmp (cls{1}, "single"));
+%!     W0 = W;
+%!     [D, P] = gpu_apsp (W);
+%!     pl = __cudakernels__ ("last_plan");
+%!     assert ({pl.graph_tiles, pl.tile}, {true, [64 64 64]});
+%!     [RD, RP] = on_rounds (W);
+%!     assert (isequal (D, RD) && isequal (P, RP), sprintf ("%s n = %d", cls{1}, n));
+%!     assert (W, W0);
+%!   endfor
+%! endfor
+%! [D, P] = gpu_apsp (__ck_graph__ (2100, "int16", 0.01, false));   # past the 16-bit words'
+%! assert (__cudakernels__ ("last_plan").tile, [0 0 0]);             # size with P: the rounds
+%! W = single (rand (700) * 10); W(rand (700) > 0.03) = Inf;   # sums that round
+%! [D, P] = gpu_apsp (W);
+%! [RD, RP] = on_rounds (W);
+%! assert (isequal (D, RD) && isequal (P, RP));
+%! [GD, GP] = gpu_apsp (gpu_array (W));
+%! assert (isequal (gather (GD), RD) && isequal (gather (GP), RP));
+%! clear GD GP
+%! W = single (randi ([0 3], 500)); W(rand (500) > 0.1) = Inf;  # ties, zero-weight cycles
+%! [D, P] = gpu_apsp (W);
+%! assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%! [CD, CP] = gpu_apsp (W, "kernel", "cpu");
+%! assert (isequal (D, CD) && isequal (P, CP));
+%! assert (isequal (gpu_path (P, 1, 400), gpu_path (CP, 1, 400)));
+%! for sr = {"min.max", "max.min", "max.+", "max.*"}
+%!   W = single (randi ([1 50], 600));
+%!   if (strcmp (sr{1}, "max.*"))
+%!     W = W / 50;
+%!   elseif (strcmp (sr{1}, "max.+"))
+%!     W = -W;
+%!   endif
+%!   W(rand (600) > 0.03) = no_edge (sr{1}, "single");
+%!   [D, P] = gpu_apsp (W, "semiring", sr{1});
+%!   assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%!   [RD, RP] = on_rounds (W, "semiring", sr{1});
+%!   assert (isequal (D, RD) && isequal (P, RP), sr{1});
+%! endfor
+%! W = __ck_graph__ (700, "single", 0.3, false);   # an unbounded cycle: named as the rounds name it
+%! W(400, 17) = -1000; W(17, 523) = 0; W(523, 400) = 0;
+%! msg = "";
+%! try
+%!   [D, P] = gpu_apsp (W);
+%! catch err
+%!   msg = [err.identifier " " err.message];
+%! end_try_catch
+%! assert (msg, error_of (@on_rounds, W));
 %! assert (__ck_released__ ());

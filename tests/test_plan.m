@@ -110,11 +110,11 @@
 %! end_unwind_protect
 %! assert ({plan.work, plan.rounds, plan.looks_ahead, plan.witness, plan.move},
 %!         {"single", 3, true, true, "whole"});
-%! ## D alone of one graph of up to 2816 vertices: by tiles in one launch (planned, and where
-%! ## it ran the tile); the rounds where the setting asks for them
+%! ## one graph of up to 2816 vertices, D alone or with P: by tiles in one launch (planned, and
+%! ## where it ran the tile); the rounds where the setting asks for them
 %! assert ({plan1.graph_tiles, plan1.tile, plan1.witness, plan1.narrow},
 %!         {true, [64 64 64], false, false});
-%! assert ({plan.graph_tiles, plan.tile}, {false, [0 0 0]});
+%! assert ({plan.graph_tiles, plan.tile}, {true, [64 64 64]});
 %! old = __cudakernels__ ("settings", "apsp_graph", "rounds", "minplus_narrow", "off");
 %! unwind_protect
 %!   D2 = gpu_apsp (W);
@@ -133,14 +133,19 @@
 
 ## Without device memory for the look ahead's second buffers, the rounds run one by one: the
 ## smallest limit the call runs under (steps of 10%) must be a run without it, with the same D.
-%!function [D, plan] = at_smallest_limit (W, limit, step)
+%!function [D, plan, P] = at_smallest_limit (W, limit, step)
 %!  ## the call under the smallest device memory limit it runs under, from limit up by step
+%!  ## (with P where asked for)
 %!  plan = [];
 %!  unwind_protect
 %!    while (isempty (plan) && limit < 2^28)
 %!      __cudakernels__ ("settings", "test_alloc_limit", limit);
 %!      try
-%!        D = gpu_apsp (W);
+%!        if (nargout > 2)
+%!          [D, P] = gpu_apsp (W);
+%!        else
+%!          D = gpu_apsp (W);
+%!        endif
 %!        plan = ran ("apsp");
 %!      catch err
 %!        assert (err.identifier, "cudakernels:outofmemory");
@@ -179,4 +184,18 @@
 %! end_unwind_protect
 %! assert ({plan.graph_tiles, plan.tile}, {true, [0 0 0]});
 %! assert (D, R);   # integer weights: every sum exact, the same D by tiles and by rounds
+%! assert (__cudakernels__ ("memory"), [0, 0]);
+%! ## with P the tiles keep each tile's histories (12 bytes a vertex pair in single): without
+%! ## the memory for them, the rounds, with the same D and P
+%! W = W(1:1000, 1:1000);
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! unwind_protect
+%!   [R, RP] = gpu_apsp (W);
+%!   assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%!   [D, plan, P] = at_smallest_limit (W, 2^23, 1.05);
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert ({plan.graph_tiles, plan.tile}, {true, [0 0 0]});
+%! assert (isequal (D, R) && isequal (P, RP));
 %! assert (__cudakernels__ ("memory"), [0, 0]);

@@ -297,7 +297,7 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
                                     bool &rounds) {
   typedef typename ap_problem<S>::SR SR;
   rounds = true;
-  if (!a->plan->graph_tiles || count != 1 || a->P || !ap_graph_tiles<T, SR>(slabs[0]))
+  if (!a->plan->graph_tiles || count != 1 || !ap_graph_tiles<T, SR>(slabs[0]))
     return ap_rounds<T, SR>(slabs, count, a);
   ck_apsp_part p = parts[0];
   void *kept = NULL;

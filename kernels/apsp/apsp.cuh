@@ -294,6 +294,8 @@ template <class T, class SR> constexpr bool ap_graph_cycles() {
   return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
 }
 template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle);
+/* ... with next hops, where m has them (apsp_graph_paths.cu: plain Floyd-Warshall's order). */
+template <class T, class SR> ck_status ap_graph_tiled_paths(const ap_matrix<T, SR> &m, bool &cycle);
 
 /* Widest and minimax paths of single and double weights on the ranks of their values
  * (apsp_ranks.cu): *done = 1 where they ran so (D and P the class path's), else 0 and nothing

@@ -22,19 +22,7 @@
  * being updated. Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
 #include <limits.h>
 
-#include "apsp_tile.cuh"
-
-/* ---- tuning ----
- * Blocks of the launch: one for every AG_TASKS_PER_BLOCK tasks of a round, at least one an SM,
- * at most as many as the GPU holds at once. Where a round has fewer tasks than the GPU holds
- * blocks, blocks on the rest of a round took issue slots on their SMs from the round's chain
- * (its two strip tiles, the next pivot's update and closure) beside them. H100, square pieces,
- * shares of gpu_minplus's rate against as many blocks as the GPU holds (two runs each): single
- * 1024 20.8-21.6% against 17.9-19.1, 1536 39.5-41.2 against 35.8-37.3; int16 1024 12.3-12.5
- * against 10.5-10.7, 1536 24.5-24.8 against 21.3-22.0, 2048 36.7-37.1 against 33.2-33.8;
- * single 2048 and 2816 and int16 2816, where a round fills the GPU, the same. A block for every
- * three or four tasks, or one block an SM, were slower from 1536 on (doc/NOTES.md). */
-#define AG_TASKS_PER_BLOCK 2
+#include "apsp_graph.cuh"
 
 /* The piece a thread: wide (apsp_tile.cuh), which for 16-bit values is 4 x 8 on 128 threads;
  * against the square one (H100, two runs each) int16 2048 41.9-42.5% of gpu_minplus's rate
@@ -42,68 +30,6 @@
  * (102 registers, four blocks an SM) ran 1024 at 20.0% against 21.5-21.9, 2048 at 50.1-50.3
  * against 53.6-54.4 (doc/NOTES.md). */
 template <class T> using ag_shape = ac_shape<T, true>;
-
-/* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step) */
-enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT };
-struct ag_task {
-  int kind, t, I, J;
-};
-
-/* Task id of the order (the file's head): C(0); then for each round t its strips, alternating
- * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot; (t + 1, t + 1)
- * updated and closed; the rest of row and column t + 1; the others by rows. */
-__device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
-  if (id == 0) return {AG_CLOSE, 0, 0, 0};
-  id -= 1;
-  const unsigned per = (unsigned)nb * nb - 1;
-  const int t = (int)(id / per), e = (int)(id % per), strips = 2 * (nb - 1), m = nb - 2;
-  auto o = [&](int x) { return (t + 1 + x) % nb; };
-  if (e < strips) return e % 2 ? ag_task{AG_COL, t, o(e / 2), t} : ag_task{AG_ROW, t, t, o(e / 2)};
-  int u = e - strips;
-  if (t == nb - 1) return {AG_REST, t, o(u / (nb - 1)), o(u % (nb - 1))};
-  if (u == 0) return {AG_NEXT, t, t + 1, t + 1};
-  u -= 1;
-  if (u < 2 * m)
-    return u % 2 ? ag_task{AG_REST, t, o(1 + u / 2), o(0)}
-                 : ag_task{AG_REST, t, o(0), o(1 + u / 2)};
-  u -= 2 * m;
-  return {AG_REST, t, o(1 + u / m), o(1 + u % m)};
-}
-/* ... and their number: nb^3 - nb + 1 */
-__host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
-  return (unsigned)nb * ((unsigned)nb * nb - 1) + 1;
-}
-
-/* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb
- * each), the task counter and the smallest vertex whose diagonal came out unbounded at its
- * closure (none: above every vertex; the caller then runs the rounds, which name it). */
-template <class T> struct ag_graph {
-  T *X;
-  size_t np;
-  int nb;
-  int *ver, *reads;
-  unsigned *next;
-  int *neg;
-};
-
-__device__ __forceinline__ int ag_acquire(const int *p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-/* Thread 0 polls without a pause: each wake-up is on a round's chain. With __nanosleep (32)
- * between polls single 2048 ran at 54.5-55.3% of gpu_minplus's rate against 56.2-57.5, the
- * other sizes and int16 the same (H100, three rounds alternating). */
-__device__ __forceinline__ void ag_wait(const int *p, int need) {
-  while (ag_acquire(p) < need) {
-  }
-}
-
-/* Thread 0, after the block's barrier: the block has read the tile behind p (a release, so that
- * its loads come before the next writer's stores). */
-__device__ __forceinline__ void ag_read_done(int *p) {
-  asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
-}
 
 /* Thread 0: wait until task k may run (the file's head). */
 template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_task &k) {
@@ -122,18 +48,6 @@ template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_t
   __threadfence();
 }
 
-/* This thread's piece of tile (I, J) of g, past the L1 (other blocks wrote it), and back. */
-template <class T, int WN>
-__device__ __forceinline__ void ag_load(typename ab_word<T>::W (&v)[AC_TT][WN],
-                                        const ag_graph<T> &g, int I, int J, int r0, int c0) {
-  ac_load<T, true>(v, g.X, g.np, I * AP_TILE + r0, J * AP_TILE + c0);
-}
-template <class T, int WN>
-__device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT][WN],
-                                         const ag_graph<T> &g, int I, int J, int r0, int c0) {
-  ac_store<T>(v, g.X + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np, r0, c0);
-}
-
 template <class T, class SR>
 __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> g) {
   typedef ab_word<T> Wd;
@@ -150,11 +64,8 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
   typename Wd::W v[AC_TT][WN];
   int nx[AC_TT][TN]; /* no next hops: ab_steps', unused */
   for (;;) {
-    if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
-    __syncthreads();
-    const unsigned id = taken;
-    if (id >= tasks) return;
-    const ag_task k = ag_task_of(id, nb);
+    ag_task k;
+    if (!ag_take(g, taken, tasks, k)) return;
     const int t = k.t;
     if (threadIdx.x == 0) ag_wait_task(g, k);
     __syncthreads();
@@ -199,27 +110,19 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
   }
 }
 
-/* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
-template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
-
 template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
   if constexpr (!ag_form<T>()) {
     return false;
   } else {
-    /* the whole matrix, of at least three tile rows (ag_task_of) */
-    return m.r0 == 0 && m.rows == m.np && m.np >= 3 * AP_TILE;
+    /* the whole matrix, of at least three tile rows (ag_task_of); with P, 16-bit words up to
+     * the size they gain at */
+    return m.r0 == 0 && m.rows == m.np && m.np >= 3 * AP_TILE &&
+           (!m.N || ab_word<T>::PK == 1 || m.np <= AG_PATHS_MAX_NP_16);
   }
 }
 
-/* The launch's blocks (AG_TASKS_PER_BLOCK), of which an SM holds per_sm. */
-static unsigned ag_blocks(int nb, int per_sm) {
-  const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms, tasks = ag_tasks(nb);
-  size_t want = ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
-  want = want < sms ? sms : want > most ? most : want;
-  return (unsigned)(want < tasks ? want : tasks);
-}
-
 template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
+  if (m.N) return ap_graph_tiled_paths<T, SR>(m, cycle); /* apsp_graph_paths.cu */
   cycle = false;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");

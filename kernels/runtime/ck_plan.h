@@ -73,9 +73,9 @@ struct ck_plan {
   int looks_ahead; /* shortest paths: one share runs each next round's strips beside the
                       current round's product (apsp_rounds.cu), where the rounds run */
   size_t rounds;   /* shortest paths: pivot blocks */
-  int graph_tiles; /* shortest paths: D alone of a graph that one device holds whole (a 2-D call
-                      on one device, or a page) runs by tiles in one launch where its work values
-                      allow (apsp_graph_tiled.cu); the rounds otherwise */
+  int graph_tiles; /* shortest paths: a graph that one device holds whole (a 2-D call on one
+                      device, or a page) runs by tiles in one launch where its work values allow
+                      (apsp_graph_tiled.cu, with P apsp_graph_paths.cu); the rounds otherwise */
   /* found while it ran: the first device product's, where a call makes several (panels,
    * slices, pages, devices' shares, a timing's runs) */
   ck_dtype work; /* the class the arithmetic ran in: t, or int16 / int32 when narrowed; shortest

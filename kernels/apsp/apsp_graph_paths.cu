@@ -1,0 +1,274 @@
+/* One graph's distances and next hops in one launch: the graph by tiles (apsp_graph_tiled.cu,
+ * the same task order and board) in plain Floyd-Warshall's order, which the next hops need
+ * (apsp.cuh says why), from histories as the rounds keep them (apsp_history.cu), a 64-wide tile
+ * a round. Round t of nb = np / AP_TILE:
+ *   (t, t)  closed step by step, its row k and column k (with their next hops) as they stood at
+ *           step k recorded: the pivot's row and column histories;
+ *   (t, J)  the row strip, step by step: step k takes column k of the pivot's history and the
+ *           tile's own row k, which is recorded (the tile's row history);
+ *   (I, t)  the column strip, step by step from the pivot's row history, its own column k (and
+ *           next hops) recorded (the tile's column history);
+ *   (I, J)  min ((I, J), column history of (I, t) (x) row history of (t, J)), strictly smaller
+ *           only, the first k of the minimum winning: what the steps one by one would leave.
+ * Each tile is a row strip in one round and a column strip in another, so each keeps one row
+ * history and one column history (hist: k-major, as the products read them), written once: no
+ * task waits for another to finish reading. A task waits for the tiles its operands come from,
+ * as the distances' kernel does, and the distances are plain Floyd-Warshall's, the next hops
+ * those of the rounds and of the "cpu" kernel where the sums are exact. */
+#include <limits.h>
+
+#include "apsp_graph.cuh"
+
+/* The launch's memory beyond the distances' (ag_graph): the next hops beside X, and each tile's
+ * histories: rh its rows k, ch its columns k (values) and chn their next hops, AC_TILE_ELEMS
+ * each a tile, row k of the history at k * AP_TILE. */
+template <class T> struct agp_graph {
+  ag_graph<T> g;
+  int *N;
+  T *rh, *ch;
+  int *chn;
+};
+
+/* Tile (I, J)'s history among nb x nb. */
+__device__ __forceinline__ size_t agp_hist(int nb, int I, int J) {
+  return ((size_t)I * nb + J) * AC_TILE_ELEMS;
+}
+
+/* Thread 0: wait until task k may run: its tile's update of the round before, and the tiles its
+ * operands' histories come from (their histories are never written again). */
+template <class T> __device__ void agp_wait_task(const ag_graph<T> &g, const ag_task &k) {
+  const int nb = g.nb, t = k.t;
+  if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
+  if (k.kind == AG_REST || k.kind == AG_NEXT) {
+    ag_wait(&g.ver[k.I * nb + t], t + 1);
+    ag_wait(&g.ver[t * nb + k.J], t + 1);
+  }
+  ag_wait(&g.ver[k.I * nb + k.J], t);
+  __threadfence();
+}
+
+/* This thread's next hops of tile (I, J), past the L1, and back. */
+__device__ __forceinline__ void agp_load_n(int (&nx)[AC_TT][AC_TT], const int *N, size_t np, int I,
+                                           int J, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+    ab_lds<int, AC_TT, true>(nx[i], N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0);
+}
+__device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][AC_TT], int *N, size_t np, int I,
+                                            int J, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+    ab_sts<int, AC_TT>(N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0, nx[i]);
+}
+
+/* A history into shared memory, past the L1 (other blocks wrote it): a column history into A
+ * words (and its next hops, where n is not NULL), a row history as values. */
+template <class T>
+__device__ __forceinline__ void agp_stage_cols(typename ab_word<T>::A *As, int *Ns, const T *h,
+                                               const int *n) {
+#pragma unroll 4
+  for (int e = threadIdx.x; e < (int)AC_TILE_ELEMS; e += AC_THREADS) {
+    As[e] = ab_wide<T>(__ldcg(h + e));
+    if (n) Ns[e] = __ldcg(n + e);
+  }
+}
+template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
+  typedef typename ab_piece<T, 16 / sizeof(T)>::V V; /* 16 bytes */
+  constexpr int PER = 16 / sizeof(T);
+#pragma unroll 2
+  for (int e = threadIdx.x * PER; e < (int)AC_TILE_ELEMS; e += AC_THREADS * PER)
+    *(V *)(Bs + e) = __ldcg((const V *)(h + e));
+}
+
+/* Steps k = 0 .. AP_TILE - 1 of plain Floyd-Warshall's order on the tile in v (next hops nx):
+ * row k from the tile itself (ROW_OWN: its owners write it to rowk for the step) or from the
+ * row history Bs, column k from the tile (COL_OWN: colk, nxk) or from the column history As, Ns
+ * (A words). The tile's own rows k (into rh) and columns k (into ch, chn) as they stood at step k
+ * are recorded: the histories that later tasks read. One barrier a step, as ab_steps. */
+template <class T, class SR, bool ROW_OWN, bool COL_OWN>
+__device__ __forceinline__ void
+agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
+          const typename ab_word<T>::A *As, const int *Ns, const T *Bs, T *rowk, T *colk, int *nxk,
+          T *rh, T *ch, int *chn, int ty, int tx) {
+  typedef typename ab_word<T>::W W;
+  typedef typename ab_word<T>::A A;
+  constexpr int TN = AC_TT, WN = TN / ab_word<T>::PK;
+  const int r0 = ty * AC_TT, c0 = tx * TN;
+  if (ROW_OWN && ty == 0) ab_sts<W, WN>((W *)(rowk + c0), v[0]);
+  if (COL_OWN && tx == 0) ab_put_column<T, AC_TT, TN, true>(colk + r0, nxk + r0, v, nx, 0);
+  __syncthreads();
+  for (int k0 = 0; k0 < AP_TILE; k0 += AC_TT) {
+#pragma unroll
+    for (int kk = 0; kk < AC_TT; kk++) {
+      const int k = k0 + kk, buf = k & 1, nb = buf ^ 1, e = threadIdx.x;
+      W bw[WN];
+      A a[AC_TT];
+      int nk[AC_TT];
+      ab_lds<W, WN>(bw, (const W *)((ROW_OWN ? rowk + buf * AP_TILE : Bs + k * AP_TILE) + c0));
+      if (COL_OWN) {
+        T c[AC_TT];
+        ab_lds<T, AC_TT>(c, colk + buf * AP_TILE + r0);
+#pragma unroll
+        for (int i = 0; i < AC_TT; i++) a[i] = ab_wide<T>(c[i]);
+        ab_lds<int, AC_TT>(nk, nxk + buf * AP_TILE + r0);
+      } else {
+        ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
+        ab_lds<int, AC_TT>(nk, Ns + k * AP_TILE + r0);
+      }
+#pragma unroll
+      for (int i = 0; i < AC_TT; i++) ab_step_row_w<T, SR, TN, true>(v[i], nx[i], a[i], bw, nk[i]);
+      if (e < AP_TILE) { /* row and column k as they stood at step k, into the histories */
+        if (ROW_OWN) rh[k * AP_TILE + e] = rowk[buf * AP_TILE + e];
+        if (COL_OWN) {
+          ch[k * AP_TILE + e] = colk[buf * AP_TILE + e];
+          chn[k * AP_TILE + e] = nxk[buf * AP_TILE + e];
+        }
+      }
+      /* row and column k + 1 as they stand now, for the next step */
+      const int k1 = k + 1;
+      if (ROW_OWN && ty == k1 / AC_TT)
+        ab_sts<W, WN>((W *)(rowk + nb * AP_TILE + c0), v[(kk + 1) % AC_TT]);
+      if (COL_OWN && tx == k1 / TN)
+        ab_put_column<T, AC_TT, TN, true>(colk + nb * AP_TILE + r0, nxk + nb * AP_TILE + r0, v, nx,
+                                          (kk + 1) % TN);
+      __syncthreads();
+    }
+  }
+}
+
+/* acc = min (acc, A (x) B) with next hops over the tile's steps, strictly smaller only (the first
+ * k of the minimum wins): A a column history (A words) with its next hops, B a row history. */
+template <class T, class SR>
+__device__ __forceinline__ void
+agp_product(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
+            const typename ab_word<T>::A *As, const int *Ns, const T *Bs, int r0, int c0) {
+  typedef typename ab_word<T>::W W;
+  typedef typename ab_word<T>::A A;
+  constexpr int WN = AC_TT / ab_word<T>::PK;
+#pragma unroll 4
+  for (int k = 0; k < AP_TILE; k++) {
+    W bw[WN];
+    A a[AC_TT];
+    int nk[AC_TT];
+    ab_lds<W, WN>(bw, (const W *)(Bs + k * AP_TILE + c0));
+    ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
+    ab_lds<int, AC_TT>(nk, Ns + k * AP_TILE + r0);
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+      ab_step_row_w<T, SR, AC_TT, true>(acc[i], nx[i], a[i], bw, nk[i]);
+  }
+}
+
+/* Shared memory a block: a column history (A words) and its next hops, a row history, and the
+ * steps' buffers for row k, column k and its next hops (two steps each). */
+template <class T> static constexpr size_t agp_smem() {
+  return AC_TILE_ELEMS * (sizeof(typename ab_word<T>::A) + sizeof(int) + sizeof(T)) +
+         2 * AP_TILE * (2 * sizeof(T) + sizeof(int));
+}
+
+template <class T, class SR>
+__global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> p) {
+  typedef ab_word<T> Wd;
+  typedef typename Wd::A A;
+  constexpr int WN = AC_TT / Wd::PK;
+  extern __shared__ __align__(16) unsigned char agp_shared[];
+  A *As = (A *)agp_shared;
+  int *Ns = (int *)(As + AC_TILE_ELEMS);
+  T *Bs = (T *)(Ns + AC_TILE_ELEMS);
+  int *nxk = (int *)(Bs + AC_TILE_ELEMS);
+  T *rowk = (T *)(nxk + 2 * AP_TILE), *colk = rowk + 2 * AP_TILE;
+  __shared__ unsigned taken;
+  const ag_graph<T> &g = p.g;
+  int ty, tx;
+  ac_place<AC_TT>(ty, tx);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = g.nb;
+  const unsigned tasks = ag_tasks(nb);
+  typename Wd::W v[AC_TT][WN];
+  int nx[AC_TT][AC_TT];
+  for (;;) {
+    ag_task k;
+    if (!ag_take(g, taken, tasks, k)) return;
+    const int t = k.t, I = k.I, J = k.J;
+    if (threadIdx.x == 0) agp_wait_task(g, k);
+    __syncthreads();
+    ag_load<T>(v, g, I, J, r0, c0);
+    agp_load_n(nx, p.N, g.np, I, J, r0, c0);
+    const size_t here = agp_hist(nb, I, J);
+    if (k.kind == AG_ROW) { /* column k from the pivot's column history */
+      agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, t, t), p.chn + agp_hist(nb, t, t));
+      agp_steps<T, SR, true, false>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, NULL, NULL, ty,
+                                    tx);
+    } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
+      agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, t));
+      agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
+                                    p.chn + here, ty, tx);
+    } else if (k.kind != AG_CLOSE) { /* (I, t)'s column history (x) (t, J)'s row history */
+      agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, I, t), p.chn + agp_hist(nb, I, t));
+      agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, J));
+      __syncthreads();
+      agp_product<T, SR>(v, nx, As, Ns, Bs, r0, c0);
+    }
+    if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
+      agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
+                                   p.chn + here, ty, tx);
+      ac_check_diagonal<T, SR>(v, r0, c0, I * AP_TILE, g.neg);
+    }
+    ag_store<T>(v, g, I, J, r0, c0);
+    agp_store_n(nx, p.N, g.np, I, J, r0, c0);
+    __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicExch(&g.ver[I * nb + J], t + 1 + (k.kind == AG_NEXT));
+    }
+  }
+}
+
+template <class T, class SR>
+ck_status ap_graph_tiled_paths(const ap_matrix<T, SR> &m, bool &cycle) {
+  cycle = false;
+  if constexpr (!ag_form<T>()) {
+    return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
+  } else {
+    static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
+    const int nb = (int)(m.np / AP_TILE), cells = nb * nb;
+    const size_t smem = agp_smem<T>(), hist = (size_t)cells * AC_TILE_ELEMS;
+    cudaError_t e = cudaFuncSetAttribute(agp_close<T, SR>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess) return ck_cuda_check(e, "closing a graph by tiles with paths");
+    const int per_sm = ck_blocks_per_sm((const void *)agp_close<T, SR>, AC_THREADS, smem, known);
+    /* the board (versions, the task counter, the cycle's vertex), then the histories */
+    int *board = NULL;
+    CK_TRY(ck_dev_alloc((void **)&board, ((size_t)cells + 2) * sizeof(int)));
+    void *h = NULL;
+    const ck_status got = ck_dev_alloc(&h, hist * (2 * sizeof(T) + sizeof(int)));
+    if (got != CK_OK) {
+      ck_dev_free(board);
+      return got;
+    }
+    agp_graph<T> p = {{m.X, m.np, nb, board, NULL, (unsigned *)(board + cells), board + cells + 1},
+                      m.N,
+                      (T *)h,
+                      (T *)h + hist,
+                      (int *)((T *)h + 2 * hist)};
+    constexpr bool cycles = ap_graph_cycles<T, SR>();
+    e = cudaMemsetAsync(board, 0, ((size_t)cells + 1) * sizeof(int), 0);
+    if (e == cudaSuccess) e = cudaMemsetAsync(p.g.neg, 0x7f, sizeof(int), 0); /* none */
+    if (e == cudaSuccess) {
+      agp_close<T, SR><<<ag_blocks(nb, per_sm), AC_THREADS, smem>>>(p);
+      e = cudaGetLastError();
+    }
+    int neg = INT_MAX;
+    if (cycles && e == cudaSuccess)
+      e = cudaMemcpy(&neg, p.g.neg, sizeof neg, cudaMemcpyDeviceToHost);
+    const ck_status st = ck_cuda_check(e, "closing a graph by tiles with paths");
+    if (st != CK_OK) (void)cudaDeviceSynchronize();
+    ck_dev_free(h);
+    ck_dev_free(board);
+    cycle = st == CK_OK && neg < (int)m.np;
+    return st;
+  }
+}
+
+#define AP_GRAPH_PATHS_INSTANCE(T, SR) \
+  template ck_status ap_graph_tiled_paths<T, SR>(const ap_matrix<T, SR> &, bool &);
+AP_INSTANTIATE_SR(AP_GRAPH_PATHS_INSTANCE)
