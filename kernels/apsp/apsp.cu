@@ -285,12 +285,13 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
   return CK_OK;
 }
 
-/* The graph's distances alone by tiles in one launch (apsp_graph_tiled.cu) where the plan says
- * so and its work values allow, else the rounds; the plan notes the tiles where they ran. Where
- * the tiles met an unbounded cycle the rounds run again and name the vertex as before, from the
- * weights, or where they lie in D's buffer (a host array's upload, converted in place, which a
- * second conversion leaves as it is) from a copy taken first. Out of memory for that copy or
- * the tiles' board, the rounds run. rounds: whether they ran (their cycle flag is to be read). */
+/* The graph by tiles in one launch (apsp_graph_tiled.cu; with P apsp_graph_paths.cu) where the
+ * plan says so and its work values allow, else the rounds; the plan notes the tiles where they
+ * ran. Where the tiles met an unbounded cycle the rounds run again and name the vertex as
+ * before, from the weights, or where they lie in D's buffer (a host array's upload, converted in
+ * place, which a second conversion leaves as it is) from a copy taken first. Out of memory for
+ * that copy, the tiles' board or (with P) their histories, the rounds run. rounds: whether they
+ * ran (their cycle flag is to be read). */
 template <class Tc, class T, int S>
 static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                     ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool in_place,

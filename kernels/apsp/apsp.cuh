@@ -283,8 +283,9 @@ void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
  * stop early and the slabs' neg flags say where. */
 template <class T, class SR>
 ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
-/* One graph's distances alone in one launch by 64-wide tiles (apsp_graph_tiled.cu), where
- * ap_graph_tiles takes its one slab m: values of up to 4 bytes, a size the launch is faster at.
+/* One graph in one launch by 64-wide tiles (apsp_graph_tiled.cu; with the next hops, where m has
+ * them, apsp_graph_paths.cu), where ap_graph_tiles takes its one slab m: values of up to 4 bytes,
+ * a size the launch is faster at.
  * cycle: a diagonal came out unbounded (the rounds name the vertex). */
 template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
 /* Whether a graph by tiles in work type T can meet an unbounded cycle (the integer work types

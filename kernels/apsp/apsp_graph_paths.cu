@@ -252,7 +252,7 @@ ck_status ap_graph_tiled_paths(const ap_matrix<T, SR> &m, bool &cycle) {
                       (int *)((T *)h + 2 * hist)};
     constexpr bool cycles = ap_graph_cycles<T, SR>();
     e = cudaMemsetAsync(board, 0, ((size_t)cells + 1) * sizeof(int), 0);
-    if (e == cudaSuccess) e = cudaMemsetAsync(p.g.neg, 0x7f, sizeof(int), 0); /* none */
+    if (cycles && e == cudaSuccess) e = cudaMemsetAsync(p.g.neg, 0x7f, sizeof(int), 0); /* none */
     if (e == cudaSuccess) {
       agp_close<T, SR><<<ag_blocks(nb, per_sm), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
