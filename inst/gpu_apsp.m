@@ -65,7 +65,7 @@
 ## by 64-wide tiles, each tile's update taken by a thread block once the
 ## tiles it reads are ready: @var{D} alone at 1.5 to 1.8 times the rounds'
 ## speed at 1024 and 2048 vertices on an H100, with @var{P} in plain order
-## from each tile's histories at 1.5 to 2.5 times; the field @code{tile} of
+## from each tile's histories at 1.4 to 2.5 times; the field @code{tile} of
 ## @code{__cudakernels__ ("last_plan")} is then @code{[64 64 64]}.
 ## @item NaN or @code{-Inf} weights, and non-square, complex or logical
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the

@@ -62,14 +62,14 @@ __device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][AC_TT], int *
 }
 
 /* A history into shared memory, past the L1 (other blocks wrote it): a column history into A
- * words (and its next hops, where n is not NULL), a row history as values. */
+ * words with its next hops, a row history as values. */
 template <class T>
 __device__ __forceinline__ void agp_stage_cols(typename ab_word<T>::A *As, int *Ns, const T *h,
                                                const int *n) {
 #pragma unroll 4
   for (int e = threadIdx.x; e < (int)AC_TILE_ELEMS; e += AC_THREADS) {
     As[e] = ab_wide<T>(__ldcg(h + e));
-    if (n) Ns[e] = __ldcg(n + e);
+    Ns[e] = __ldcg(n + e);
   }
 }
 template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
