@@ -83,18 +83,25 @@
 ## int16 graphs of 16 vertices, of one thread each, and of 64 vertices, of one
 ## warp each, on Hopper GPUs) for the whole of plain Floyd--Warshall, so @var{D} and @var{P} are the
 ## @qcode{"cpu"} kernel's, bit for bit, with or without @var{P} (up to the sign
-## of a zero).  A 2-D call of that size runs there too.  One exception, which
+## of a zero).  A 2-D call of that size runs there too, and pages with @var{P}
+## of up to 128 vertices.  One exception, which
 ## is faster: @var{D} alone of many graphs of 129 to 1024 vertices (at least
-## half as many pages as the GPU has multiprocessors up to 256 vertices; past
-## it from 2 pages at 300 vertices to 8 at 512 and 64 at 1024, where a page
-## alone on a multiprocessor is worth it; where the work values take at most 4 bytes: single, and the
+## half as many pages as the GPU has multiprocessors up to 256 vertices, past
+## it as many; where the work values take at most 4 bytes: single, and the
 ## integer classes that run on 16-bit or 32-bit words, not those that run in
 ## double; where the GPU gives a thread block 80 KB of shared memory, 40 KB for
 ## 16-bit words; on the selected GPU or the gpu_array's) runs by 64-wide blocks,
 ## a graph a thread block, all in one launch or a few, and its distances are
 ## then the same up to rounding where floating-point sums (or max.*'s products)
-## round, as the larger graphs' are.  Other pages of more than 256 vertices run
-## one after the other as 2-D calls.
+## round, as the larger graphs' are.  The other pages of more than 128
+## vertices (with @var{P}, and @var{D} alone past 256 vertices where the last
+## does not take them), up to 2816 (with @var{P} in int16 and the other classes
+## on 16-bit words, 2048), run on one GPU as graphs by 64-wide tiles, many in
+## one launch (or a few): each page exactly as its 2-D call, with @var{P} in
+## plain order (on an H100 @var{P} costs 2.7 to 2.8 times @var{D} alone in
+## single and 5.0 to 5.8 in int16 up to 512 vertices, 2.0 and 4.3 to 4.9 past
+## them; 32 graphs of 1024 vertices, @var{D} alone, in 4.6 ms).  Pages in
+## double, and larger ones, run one after the other as 2-D calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
 ## and a vertex on the cycle.  With several GPUs (the option @qcode{"devices"},
 ## below) pages of up to 1024 vertices are shared among them whole: each GPU

@@ -139,12 +139,13 @@ function pages (mode)
       endif
     endfor
   endfor
-  ## distances alone of enough pages past 128 vertices: the tiled kernel, and its cycle found
+  ## distances alone of enough pages past 128 vertices (past 256, one an SM): the tiled kernel,
+  ## and its cycle found
   gpus = gpu_device ();
   many = ceil (gpus([gpus.selected]).multiprocessors / 2);
   for c = classes(1:2)
     for n = [130 300]
-      C = randi ([1 9], n, n, many); C(rand (size (C)) > 0.4) = Inf;
+      C = randi ([1 9], n, n, many * (1 + (n > 256))); C(rand (size (C)) > 0.4) = Inf;
       if (isinteger (zeros (1, c{1})))
         C(isinf (C)) = double (intmax (c{1}));
       endif
@@ -155,9 +156,21 @@ function pages (mode)
     endfor
   endfor
   for n = [130 300]   # past 256 the cycle's page runs again on the rounds
-    W = single (randi ([1 9], n, n, many)); W(1, 2, 2) = -20;
+    W = single (randi ([1 9], n, n, many * (1 + (n > 256)))); W(1, 2, 2) = -20;
     expect_error (@() gpu_apsp (W), "cudakernels:negativecycle");
   endfor
+  ## with P past 256: many graphs by tiles in one launch, padded and in D and P as they lie,
+  ## 16-bit words, and the cycle's page again on the rounds
+  for t = {{"single", 260}, {"single", 320}, {"int16", 300}}
+    W = cast (randi ([1 9], t{1}{2}, t{1}{2}, 3), t{1}{1});
+    [D, P] = gpu_apsp (W);
+    [Dr, Pr] = gpu_apsp (W, "kernel", "cpu");
+    if (! isequal (D, Dr) || ! isequal (P, Pr))
+      error ("sanitize_apsp: %s pages of %d with P differ from the CPU reference", t{1}{:});
+    endif
+  endfor
+  W = single (randi ([1 9], 300, 300, 3)); W(1, 2, 2) = -20;
+  expect_error (@() nthargout (2, @gpu_apsp, W), "cudakernels:negativecycle");
   W = int16 (randi ([1 9], 260, 260, many)); W(3, 4, 2) = -1;   # in double: page by page
   if (! isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")))
     error ("sanitize_apsp: int16 pages of 260 with a negative weight differ from the CPU reference");

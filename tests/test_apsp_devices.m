@@ -185,15 +185,15 @@
 %!   [id, m3] = raised (@() gpu_apsp (gpu_array (W), "devices", dev{1}), 1);
 %!   assert (m3, msg);
 %! endfor
-%! W = pages_of (300, 4, "single", false);            # with P, page by page in each share
+%! W = pages_of (300, 4, "single", false);            # with P, by tiles in each share
 %! W(3, 4, 3) = -30; W(4, 3, 3) = 1;
 %! [~, msg] = raised (@() gpu_apsp (W), 2);
 %! assert (! isempty (strfind (msg, "page 3 has a negative cycle")), msg);
 %! [id, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
 %! assert (m2, msg);
-%! W(3, 4, 1) = -30; W(4, 3, 1) = 1; W(1, 2, 4) = NaN; # page by page: the first page that fails
+%! W(3, 4, 1) = -30; W(4, 3, 1) = 1; W(1, 2, 4) = NaN; # all at once: a refused weight first
 %! [id, msg] = raised (@() gpu_apsp (W), 2);
-%! assert (id, "cudakernels:negativecycle");
+%! assert (id, "cudakernels:invalidinput");
 %! [id2, m2] = raised (@() gpu_apsp (W, "devices", [1 1]), 2);
 %! assert (id2, id); assert (m2, msg);
 %! W = single (rand (300, 300, 4) * 10); W(W > 7) = Inf;  # rounded sums: every share takes

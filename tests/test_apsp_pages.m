@@ -7,7 +7,8 @@
 ## batched kernels (1 to 256 vertices: a block's, a cluster's, and for D alone
 ## of many pages the tiled kernel, whose fractions round in their own order),
 ## D alone of many pages of up to 1024 vertices on the tiled kernel alone, and
-## past them (page by page on the rounds); the shapes
+## past them (with P many graphs by tiles: tests/test_apsp_pages_paths.m; else page by page
+## on the rounds); the shapes
 ## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
 ## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
 ## are integers (powers of two for max.*), so every length is exact.  Run by
@@ -86,6 +87,11 @@
 %!  endfor
 %!endfunction
 
+%!function D = with_paths (W)
+%!  ## D of a call that computes P too
+%!  [D, P] = gpu_apsp (W);
+%!endfunction
+
 %!function [W, C, CP, what, plan] = check_tiled (t, many)
 %!  ## D alone of many pages against the cpu kernel's, and whether the tiled kernel ran
 %!  [n, cls, sr, nonneg, tiled] = t{:};
@@ -142,8 +148,8 @@
 %! assert (plan.pages, 3); assert (plan.batched_runs, 1); assert (plan.single_pages, 0);
 
 %!testif ; gpu_available ()
-%! ## past the batched kernels: with P page by page on the rounds (D alone of
-%! ## two pages of 257 on the tiles, of 300 in double page by page); integer-valued
+%! ## past the batched kernels: with P as graphs by tiles (tests/test_apsp_pages_paths.m; D
+%! ## alone of two pages of 257 on the tiles, of 300 in double page by page); integer-valued
 %! ## single weights in their class on pages, on the integer words alone
 %! rand ("seed", 12);
 %! for c = {"single", "int16", "int32"}
@@ -190,8 +196,8 @@
 
 %!testif ; gpu_available ()
 %! ## distances alone of many pages of 129 to 256 vertices: the tiled kernel (blocked by
-%! ## 64-wide tiles), the cpu kernel's D wherever sums are exact; with P, or few pages, the
-%! ## cluster kernel (plain order)
+%! ## 64-wide tiles), the cpu kernel's D wherever sums are exact; few pages, the cluster kernel
+%! ## (plain order); with P, graphs by tiles in plain order (8-byte values: the cluster kernel)
 %! rand ("seed", 15);
 %! gpus = gpu_device ();
 %! many = ceil (gpus([gpus.selected]).multiprocessors / 2) + 3;
@@ -205,7 +211,7 @@
 %!   sr = t{1}{3};
 %!   [Dg, Pg] = gpu_apsp (gpu_array (W), "semiring", sr);
 %!   plan = __cudakernels__ ("last_plan");
-%!   assert (isequal (plan.tile, [0 0 0]), what);
+%!   assert (isequal (plan.tile, [64 64 64] * t{1}{5}), what);
 %!   assert (isequal (gather (Dg), C) && isequal (gather (Pg), CP), [what ", with P"]);
 %!   clear Dg Pg;
 %! endfor
@@ -257,13 +263,13 @@
 %! endfor
 
 %!testif ; gpu_available ()
-%! ## distances alone of many pages of 257 to 1024 vertices: the tiled kernel alone (part
-%! ## of the row strip staged again where it does not fit: below); pages it does not take
-%! ## (8-byte values: int16 with a negative weight runs in double; few pages) run on the
+%! ## distances alone of many pages (at least one an SM) of 257 to 1024 vertices: the tiled
+%! ## kernel alone (part of the row strip staged again where it does not fit: below); pages it
+%! ## does not take in 8-byte values (int16 with a negative weight runs in double) run on the
 %! ## rounds one by one, as 2-D calls of them would
 %! rand ("seed", 16);
 %! gpus = gpu_device ();
-%! many = ceil (gpus([gpus.selected]).multiprocessors / 2) + 3;
+%! many = gpus([gpus.selected]).multiprocessors + 3;
 %! for t = {{512, "single", "min.+", false, true}, {300, "int16", "min.+", true, true}, ...
 %!          {257, "int32", "min.+", true, true}, {400, "single", "max.+", false, true}, ...
 %!          {320, "uint8", "max.min", false, true}, {300, "int16", "min.+", false, false}, ...
@@ -290,12 +296,11 @@
 %! C = gpu_apsp (W, "kernel", "cpu");
 %! assert (D, C, -32 * eps ("single"));
 %! assert (isequal (isinf (D), isinf (C)));
-%! ## fewer pages than a page alone on an SM is worth (8 at 512 vertices, 2 at 300):
-%! ## page by page, each its 2-D call bit for bit (D alone: by tiles, a launch a page)
+%! ## fewer pages than SMs: graphs by tiles, all in one launch, each its 2-D call bit for bit
 %! W = rand (512, 512, 8, "single") * 10; W(W > 5) = Inf;
 %! D7 = gpu_apsp (W(:, :, 1:7));
 %! plan = __cudakernels__ ("last_plan");
-%! assert ([plan.tile, plan.single_pages], [64 64 64 7]);
+%! assert ([plan.tile, plan.single_pages, plan.batched_runs], [64 64 64 0 1]);
 %! for q = 1:7
 %!   assert (isequal (D7(:, :, q), gpu_apsp (W(:, :, q))));
 %! endfor
@@ -310,7 +315,7 @@
 %! W = W(:, :, 1:3);
 %! D = gpu_apsp (W, "devices", [1 1]);
 %! plan = __cudakernels__ ("last_plan");
-%! assert ([plan.tile, plan.single_pages], [64 64 64 3]);
+%! assert ([plan.tile, plan.single_pages, plan.batched_runs], [64 64 64 0 2]);
 %! for q = 1:3
 %!   assert (isequal (D(:, :, q), gpu_apsp (W(:, :, q))));
 %! endfor
@@ -497,26 +502,32 @@
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()
-%! ## Ctrl-C (the test hook) and out of memory leave nothing behind
-%! W = pages_of (64, 40, "int8", "min.+");
-%! for where = {"host", "device"}
-%!   X = W;
-%!   if (strcmp (where{1}, "device"))
-%!     X = gpu_array (W);
-%!   endif
-%!   __cudakernels__ ("settings", "test_cancel_after", 0);
-%!   unwind_protect
-%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:interrupted", "interrupted after 0 pages");
-%!   unwind_protect_cleanup
-%!     __cudakernels__ ("settings", "test_cancel_after", -1);
-%!   end_unwind_protect
-%!   __cudakernels__ ("settings", "test_alloc_limit", 2^14);
-%!   unwind_protect
-%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:outofmemory", ".");
-%!   unwind_protect_cleanup
-%!     __cudakernels__ ("settings", "test_alloc_limit", 0);
-%!   end_unwind_protect
-%!   clear X;
+%! ## Ctrl-C (the test hook) and out of memory leave nothing behind: the batched kernels, and
+%! ## graphs by tiles with P (Ctrl-C heard before each launch)
+%! for t = {{pages_of(64, 40, "int8", "min.+"), 1}, {pages_of(300, 4, "single", "min.+"), 2}}
+%!   [W, nout] = t{1}{:};
+%!   for where = {"host", "device"}
+%!     X = W;
+%!     if (strcmp (where{1}, "device"))
+%!       X = gpu_array (W);
+%!     endif
+%!     call = {@() gpu_apsp(X), @() with_paths(X)}{nout};
+%!     __cudakernels__ ("settings", "test_cancel_after", 0);
+%!     unwind_protect
+%!       __ck_expect_error__ (call, "cudakernels:interrupted", "interrupted after 0 pages");
+%!     unwind_protect_cleanup
+%!       __cudakernels__ ("settings", "test_cancel_after", -1);
+%!     end_unwind_protect
+%!     __cudakernels__ ("settings", "test_alloc_limit", [2^14, 2^20](nout));
+%!     unwind_protect
+%!       __ck_expect_error__ (call, "cudakernels:outofmemory", ".");
+%!     unwind_protect_cleanup
+%!       __cudakernels__ ("settings", "test_alloc_limit", 0);
+%!     end_unwind_protect
+%!     clear X call;
+%!   endfor
+%!   assert (__ck_released__ ());
+%!   [D, P] = gpu_apsp (W);   # and it works after
+%!   [C, CP] = gpu_apsp (W, "kernel", "cpu");
+%!   assert (isequal (D, C) && isequal (P, CP));
 %! endfor
-%! assert (__ck_released__ ());
-%! assert (isequal (gpu_apsp (W), gpu_apsp (W, "kernel", "cpu")));   # and it works after

@@ -113,13 +113,16 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
  * In: a share's rows of X (rows x np, X's row r0 first) from W's columns r0 .. as they lie in
  * memory (so X is W transposed, apsp.cuh): the diagonal the empty path, no edge `inf`, the
  * padding isolated vertices; N the next hop of each edge (its column). X may be W itself (same
- * element size, np == n): each element is read, then written, by the same thread. */
+ * element size, np == n): each element is read, then written, by the same thread. Whole pages:
+ * page blockIdx.y of W (n x n each) into X and N (rows x np each). */
 template <class Tc, class T, int S>
 __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, size_t r0,
                               size_t rows, T inf) {
   typedef typename ap_problem<S>::SR SR;
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= rows * np) return;
+  W += blockIdx.y * n * n, X += blockIdx.y * rows * np;
+  if (N) N += blockIdx.y * rows * np;
   size_t lr, c;
   split_index(idx, np, lr, c);
   const size_t r = r0 + lr;
@@ -130,12 +133,16 @@ __global__ void ap_convert_in(const Tc *W, size_t n, T *X, int *N, size_t np, si
   if (N) N[idx] = edge ? (int)c + 1 : 0;
 }
 
-/* Out: a share's columns of D (cols of them) in the class of W, and of P. */
+/* Out: a share's columns of D (cols of them) in the class of W, and of P; whole pages: page
+ * blockIdx.y of X and N (np x np each) into D and P (n x n). */
 template <class T, class Tc, int S>
 __global__ void ap_convert_out(const T *X, const int *N, size_t np, Tc *D, int32_t *P, size_t n,
                                size_t cols) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= cols * n) return;
+  X += blockIdx.y * np * np, D += blockIdx.y * cols * n;
+  if (N) N += blockIdx.y * np * np;
+  if (P) P += blockIdx.y * cols * n;
   size_t r, c;
   split_index(idx, n, r, c);
   int nx = N ? N[r * np + c] : 0;
@@ -373,18 +380,21 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
 #include "apsp_pages_run.cuh"
 
 /* The whole device call for class Tc in work type T. Pages past the batched kernels that the
- * tiled kernel does not take in T (8-byte values, or a device without the shared memory) run
- * one by one; a guess (missed) is left for the survey's run, which runs them so. */
+ * tiled kernel does not take run as graphs by tiles, many a launch, and where those do not take
+ * T (8-byte values) one by one; a guess (missed) is left for the survey's run, which runs them
+ * so. */
 template <class Tc, class T, int S>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
                         bool *missed = nullptr, ap_scratch *noted = nullptr) {
-  if (ap_batched(a, count)) {
+  if (ap_batched<T, typename ap_problem<S>::SR>(a, count)) {
     const bool tiles = ap_tiles<T>(a, parts[0].P);
     if (a->n <= ck_apsp_batch_n() || tiles)
       return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed, noted);
   }
   if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
   if (missed) return *missed = true, CK_OK;
+  if (ap_graphs_by_tiles<T, typename ap_problem<S>::SR>(a, count))
+    return ap_run_graph_pages<Tc, T, S>(a, parts[0], sc[0]);
   return ap_run_page_by_page<Tc, T, S>(a, parts[0], sc[0]);
 }
 

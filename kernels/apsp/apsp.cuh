@@ -284,8 +284,8 @@ void ap_rest_hist(const ap_matrix<T, SR> &m, size_t k0, const T *rs,
 template <class T, class SR>
 ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
 /* One graph in one launch by 64-wide tiles (apsp_graph_tiled.cu; with the next hops, where m has
- * them, apsp_graph_paths.cu), where ap_graph_tiles takes its one slab m: values of up to 4 bytes,
- * a size the launch is faster at.
+ * them, apsp_graph_paths.cu: plain Floyd-Warshall's order), where ap_graph_tiles takes its one
+ * slab m: values of up to 4 bytes, a size the launch is faster at.
  * cycle: a diagonal came out unbounded (the rounds name the vertex). */
 template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
 /* Whether a graph by tiles in work type T can meet an unbounded cycle (the integer work types
@@ -295,8 +295,19 @@ template <class T, class SR> constexpr bool ap_graph_cycles() {
   return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
 }
 template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle);
-/* ... with next hops, where m has them (apsp_graph_paths.cu: plain Floyd-Warshall's order). */
-template <class T, class SR> ck_status ap_graph_tiled_paths(const ap_matrix<T, SR> &m, bool &cycle);
+/* ... and many graphs of np x np (padded) one after the other in X (and N, the next hops, or
+ * NULL), in one launch: first, the smallest page * np + vertex whose diagonal came out unbounded
+ * (INT_MAX: none), so pages * np stays below INT_MAX. ap_graph_pages_bytes: the device memory a
+ * page takes beyond X and N (the board; with P the histories). */
+template <class T, class SR>
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &first);
+template <class T, class SR>
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &first);
+template <class T> size_t ap_graph_pages_bytes(size_t np, bool paths) {
+  const size_t cells = (np / AP_TILE) * (np / AP_TILE);
+  return cells *
+         ((paths ? AP_TILE * AP_TILE * (2 * sizeof(T) + sizeof(int)) : 0) + 2 * sizeof(int));
+}
 
 /* Widest and minimax paths of single and double weights on the ranks of their values
  * (apsp_ranks.cu): *done = 1 where they ran so (D and P the class path's), else 0 and nothing

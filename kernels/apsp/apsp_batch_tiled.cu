@@ -29,7 +29,6 @@
  * blocks an SM of 4-byte values at 256, in 64 KB with the whole row strip staged again and 80
  * registers, ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
-#include <math.h>
 
 #include "apsp_tile.cuh"
 
@@ -38,14 +37,15 @@
  * them: 256 vertices, 66 pages took 0.341 ms here against its 0.513, 132 pages 0.373 against
  * 0.844; 33 pages took it 0.30 ms, about what one page alone on an SM takes here. */
 #define AT_MIN_PAGES_PER_SM 0.5
-/* Past AP_BATCH_MAX_N vertices the others are 2-D calls on the rounds, 0.28 to 0.31 ms a page
- * of 300 to 512 vertices (H100, single; 0.7 ms at 1024), while a page alone on an SM takes here
- * about its share of the tiles' work, (n rounded up to whole tiles / 512)^3 of 2.2 ms (single:
- * 512 x 8 pages 2.24 ms against 1.95 for 7 pages on the rounds; 300, padded to 320, x 8 pages
- * 0.65 ms, about two pages' time on the rounds): from this many pages at 512, scaled so, the
- * tiles are as fast or faster (past 512, where the rounds' time grows too, more than enough). */
-#define AT_MIN_PAGES_PAST 8
-#define AT_MIN_PAGES_PAST_N 512 /* ... at this many vertices */
+/* Past AP_BATCH_MAX_N vertices from this many pages an SM; fewer run as graphs by tiles, many in
+ * one launch (apsp_graph_tiled.cu), which fill the GPU with fewer pages. H200 (132 SMs), D alone,
+ * events around the device call, medians of 5 over two runs alternating, ms, this kernel against
+ * graphs by tiles: single 320 x 66 pages 0.59 against 0.40-0.41, x 132 0.62 against 0.72;
+ * 512 x 66 2.27 against 1.30-1.32, x 132 2.32 against 2.52, x 264 3.98 against 5.06; 704 x 132
+ * 5.75 against 6.24-6.37; 1024 x 66 17.74 against 9.44-9.52, x 132 18.21 against 18.67-18.87;
+ * int16 320 x 132 0.37 against 0.41, 512 x 132 1.40 against 1.31-1.32, 704 x 132 3.45 against
+ * 3.14-3.15, 1024 x 132 10.00 against 9.14-9.25 (doc/NOTES.md). */
+#define AT_MIN_PAGES_PER_SM_PAST 1.0
 /* Graphs past this many vertices. At 128 the tiles ran 512 pages 15% faster than the block
  * kernel (single 0.185 against 0.221 ms, int16 0.134 against 0.144), but 100 and 80 vertices,
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
@@ -209,11 +209,8 @@ __global__ void __launch_bounds__(ac_shape<T, WIDE>::THREADS, at_blocks<T>())
 template <class T> static constexpr bool at_form() { return sizeof(T) <= 4; }
 
 bool ap_batch_tiles_enough(size_t pages, int n) {
-  if (n > AP_BATCH_MAX_N) {
-    const double side = (double)at_rows(n) * AP_TILE / AT_MIN_PAGES_PAST_N;
-    return (double)pages >= ceil(AT_MIN_PAGES_PAST * side * side * side);
-  }
-  return (double)pages >= AT_MIN_PAGES_PER_SM * ck_device_sms();
+  const double per_sm = n > AP_BATCH_MAX_N ? AT_MIN_PAGES_PER_SM_PAST : AT_MIN_PAGES_PER_SM;
+  return (double)pages >= per_sm * ck_device_sms();
 }
 
 template <class T> bool ap_batch_tiles(const ap_batch<T> &b) {

@@ -57,7 +57,9 @@ __host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
 
 /* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb
  * each), the task counter and the smallest vertex whose diagonal came out unbounded at its
- * closure (none: above every vertex; the caller then runs the rounds, which name it). */
+ * closure (none: above every vertex; the caller then runs the rounds, which name it). Pages: as
+ * many graphs one after the other in X, each with its own board (ver and reads, nb x nb each a
+ * page), the counter and the cycle's word shared (page * np + vertex). */
 template <class T> struct ag_graph {
   T *X;
   size_t np;
@@ -65,7 +67,18 @@ template <class T> struct ag_graph {
   int *ver, *reads;
   unsigned *next;
   int *neg;
+  unsigned pages;
 };
+
+/* Page q's graph and board, as one graph's launch holds them. */
+template <class T>
+__device__ __forceinline__ ag_graph<T> ag_page(const ag_graph<T> &g, unsigned q) {
+  const size_t cells = (size_t)g.nb * g.nb;
+  ag_graph<T> o = g;
+  o.X += q * g.np * g.np, o.ver += q * cells;
+  if (o.reads) o.reads += q * cells;
+  return o;
+}
 
 __device__ __forceinline__ int ag_acquire(const int *p) {
   int v;
@@ -86,16 +99,22 @@ __device__ __forceinline__ void ag_read_done(int *p) {
   asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
 }
 
-/* The block's next task in the order, taken by thread 0 from the counter; false when none is
- * left. taken: the block's shared word. */
-template <class T>
-__device__ __forceinline__ bool ag_take(const ag_graph<T> &g, unsigned &taken, unsigned tasks,
+/* The block's next task in the order, taken by thread 0 from the counter, and its page q: the
+ * pages' tasks interleave (page id % pages, each page's own order id / pages), so every task
+ * still waits only on tasks before it, and where many pages run the waits on a page's chain are
+ * rare. false when none is left. taken: the block's shared word. PAGES: the kernel's instance
+ * for pages; one graph's keeps the registers it took before pages (72 against 80 for single's
+ * distances, whose kernel ran single 2048 at 53.5% of gpu_minplus's rate on an H100 with them,
+ * against 56.2-57.6% before). */
+template <bool PAGES, class T>
+__device__ __forceinline__ bool ag_take(const ag_graph<T> &g, unsigned &taken, unsigned &q,
                                         ag_task &k) {
   if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
   __syncthreads();
   const unsigned id = taken;
-  if (id >= tasks) return false;
-  k = ag_task_of(id, g.nb);
+  if (id >= ag_tasks(g.nb) * (PAGES ? g.pages : 1u)) return false;
+  q = PAGES ? id % g.pages : 0u;
+  k = ag_task_of(PAGES ? id / g.pages : id, g.nb);
   return true;
 }
 
@@ -114,10 +133,11 @@ __device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT
 /* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
 template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
 
-/* The launch's blocks (AG_TASKS_PER_BLOCK), of which an SM holds per_sm. */
-static unsigned ag_blocks(int nb, int per_sm) {
-  const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms, tasks = ag_tasks(nb);
-  size_t want = ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
+/* The launch's blocks (AG_TASKS_PER_BLOCK) for pages graphs, of which an SM holds per_sm. */
+static unsigned ag_blocks(int nb, int per_sm, size_t pages = 1) {
+  const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms,
+               tasks = ag_tasks(nb) * pages;
+  size_t want = pages * ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
   want = want < sms ? sms : want > most ? most : want;
   return (unsigned)(want < tasks ? want : tasks);
 }

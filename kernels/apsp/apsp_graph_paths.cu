@@ -21,13 +21,24 @@
 
 /* The launch's memory beyond the distances' (ag_graph): the next hops beside X, and each tile's
  * histories: rh its rows k, ch its columns k (values) and chn their next hops, AC_TILE_ELEMS
- * each a tile, row k of the history at k * AP_TILE. */
+ * each a tile, row k of the history at k * AP_TILE; a page's after the page before. */
 template <class T> struct agp_graph {
   ag_graph<T> g;
   int *N;
   T *rh, *ch;
   int *chn;
 };
+
+/* Page q's graph, next hops, board and histories, as one graph's launch holds them. */
+template <class T>
+__device__ __forceinline__ agp_graph<T> agp_page(const agp_graph<T> &p, unsigned q) {
+  const size_t hist = (size_t)p.g.nb * p.g.nb * AC_TILE_ELEMS;
+  agp_graph<T> o = p;
+  o.g = ag_page(p.g, q);
+  o.N += q * p.g.np * p.g.np;
+  o.rh += q * hist, o.ch += q * hist, o.chn += q * hist;
+  return o;
+}
 
 /* Tile (I, J)'s history among nb x nb. */
 __device__ __forceinline__ size_t agp_hist(int nb, int I, int J) {
@@ -167,7 +178,7 @@ template <class T> static constexpr size_t agp_smem() {
 }
 
 template <class T, class SR>
-__global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> p) {
+__global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
   typedef ab_word<T> Wd;
   typedef typename Wd::A A;
   constexpr int WN = AC_TT / Wd::PK;
@@ -178,16 +189,17 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> p)
   int *nxk = (int *)(Bs + AC_TILE_ELEMS);
   T *rowk = (T *)(nxk + 2 * AP_TILE), *colk = rowk + 2 * AP_TILE;
   __shared__ unsigned taken;
-  const ag_graph<T> &g = p.g;
   int ty, tx;
   ac_place<AC_TT>(ty, tx);
-  const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = g.nb;
-  const unsigned tasks = ag_tasks(nb);
+  const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = all.g.nb;
   typename Wd::W v[AC_TT][WN];
   int nx[AC_TT][AC_TT];
   for (;;) {
     ag_task k;
-    if (!ag_take(g, taken, tasks, k)) return;
+    unsigned q;
+    if (!ag_take<true>(all.g, taken, q, k)) return;
+    const agp_graph<T> p = agp_page(all, q);
+    const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task(g, k);
     __syncthreads();
@@ -211,7 +223,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> p)
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
       agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
                                    p.chn + here, ty, tx);
-      ac_check_diagonal<T, SR>(v, r0, c0, I * AP_TILE, g.neg);
+      ac_check_diagonal<T, SR>(v, r0, c0, (int)(q * g.np) + I * AP_TILE, g.neg);
     }
     ag_store<T>(v, g, I, J, r0, c0);
     agp_store_n(nx, p.N, g.np, I, J, r0, c0);
@@ -224,51 +236,53 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> p)
 }
 
 template <class T, class SR>
-ck_status ap_graph_tiled_paths(const ap_matrix<T, SR> &m, bool &cycle) {
-  cycle = false;
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &first) {
+  first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
   } else {
     static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
-    const int nb = (int)(m.np / AP_TILE), cells = nb * nb;
-    const size_t smem = agp_smem<T>(), hist = (size_t)cells * AC_TILE_ELEMS;
+    const int nb = (int)(np / AP_TILE);
+    const size_t cells = (size_t)nb * nb * pages, smem = agp_smem<T>(),
+                 hist = cells * AC_TILE_ELEMS;
     cudaError_t e = cudaFuncSetAttribute(agp_close<T, SR>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e != cudaSuccess) return ck_cuda_check(e, "closing a graph by tiles with paths");
+    if (e != cudaSuccess) return ck_cuda_check(e, "closing graphs by tiles with paths");
     const int per_sm = ck_blocks_per_sm((const void *)agp_close<T, SR>, AC_THREADS, smem, known);
-    /* the board (versions, the task counter, the cycle's vertex), then the histories */
+    /* the boards (versions, the task counter, the cycle's word), then the histories */
     int *board = NULL;
-    CK_TRY(ck_dev_alloc((void **)&board, ((size_t)cells + 2) * sizeof(int)));
+    CK_TRY(ck_dev_alloc((void **)&board, (cells + 2) * sizeof(int)));
     void *h = NULL;
     const ck_status got = ck_dev_alloc(&h, hist * (2 * sizeof(T) + sizeof(int)));
     if (got != CK_OK) {
       ck_dev_free(board);
       return got;
     }
-    agp_graph<T> p = {{m.X, m.np, nb, board, NULL, (unsigned *)(board + cells), board + cells + 1},
-                      m.N,
+    agp_graph<T> p = {{X, np, nb, board, NULL, (unsigned *)(board + cells), board + cells + 1,
+                       pages},
+                      N,
                       (T *)h,
                       (T *)h + hist,
                       (int *)((T *)h + 2 * hist)};
     constexpr bool cycles = ap_graph_cycles<T, SR>();
-    e = cudaMemsetAsync(board, 0, ((size_t)cells + 1) * sizeof(int), 0);
+    e = cudaMemsetAsync(board, 0, (cells + 1) * sizeof(int), 0);
     if (cycles && e == cudaSuccess) e = cudaMemsetAsync(p.g.neg, 0x7f, sizeof(int), 0); /* none */
     if (e == cudaSuccess) {
-      agp_close<T, SR><<<ag_blocks(nb, per_sm), AC_THREADS, smem>>>(p);
+      agp_close<T, SR><<<ag_blocks(nb, per_sm, pages), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
     int neg = INT_MAX;
     if (cycles && e == cudaSuccess)
       e = cudaMemcpy(&neg, p.g.neg, sizeof neg, cudaMemcpyDeviceToHost);
-    const ck_status st = ck_cuda_check(e, "closing a graph by tiles with paths");
+    const ck_status st = ck_cuda_check(e, "closing graphs by tiles with paths");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(h);
     ck_dev_free(board);
-    cycle = st == CK_OK && neg < (int)m.np;
+    if (st == CK_OK && neg >= 0 && (size_t)neg < np * pages) first = neg;
     return st;
   }
 }
 
 #define AP_GRAPH_PATHS_INSTANCE(T, SR) \
-  template ck_status ap_graph_tiled_paths<T, SR>(const ap_matrix<T, SR> &, bool &);
+  template ck_status ap_graph_paths_pages<T, SR>(T *, int *, size_t, unsigned, int &);
 AP_INSTANTIATE_SR(AP_GRAPH_PATHS_INSTANCE)

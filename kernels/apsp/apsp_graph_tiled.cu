@@ -48,8 +48,8 @@ template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_t
   __threadfence();
 }
 
-template <class T, class SR>
-__global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> g) {
+template <class T, class SR, bool PAGES>
+__global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> all) {
   typedef ab_word<T> Wd;
   constexpr int TN = ag_shape<T>::TN, WN = ag_shape<T>::WN;
   /* A by columns (A words) and B by rows of each product; the closure's row and column buffers
@@ -59,13 +59,14 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
   __shared__ unsigned taken;
   int ty, tx;
   ac_place<TN>(ty, tx);
-  const int r0 = ty * AC_TT, c0 = tx * TN, nb = g.nb;
-  const unsigned tasks = ag_tasks(nb);
+  const int r0 = ty * AC_TT, c0 = tx * TN, nb = all.nb;
   typename Wd::W v[AC_TT][WN];
   int nx[AC_TT][TN]; /* no next hops: ab_steps', unused */
   for (;;) {
     ag_task k;
-    if (!ag_take(g, taken, tasks, k)) return;
+    unsigned q;
+    if (!ag_take<PAGES>(all, taken, q, k)) return;
+    const ag_graph<T> g = PAGES ? ag_page(all, q) : all;
     const int t = k.t;
     if (threadIdx.x == 0) ag_wait_task(g, k);
     __syncthreads();
@@ -99,7 +100,7 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
       if (k.kind == AG_NEXT) __syncthreads(); /* the product done with Bs */
       ab_steps<T, SR, AC_TT, TN, false>(v, nx, Bs, Bs + 2 * AP_TILE, NULL, AP_TILE, AP_TILE, ty, tx,
                                         ag_shape<T>::THREADS, [](int, int) {});
-      ac_check_diagonal<T, SR>(v, r0, c0, k.I * AP_TILE, g.neg);
+      ac_check_diagonal<T, SR>(v, r0, c0, (PAGES ? (int)(q * g.np) : 0) + k.I * AP_TILE, g.neg);
     }
     ag_store<T>(v, g, k.I, k.J, r0, c0);
     __syncthreads(); /* every piece stored, and shared memory free for the next task */
@@ -121,47 +122,53 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
   }
 }
 
-template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
-  if (m.N) return ap_graph_tiled_paths<T, SR>(m, cycle); /* apsp_graph_paths.cu */
-  cycle = false;
+template <class T, class SR>
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &first) {
+  if (N) return ap_graph_paths_pages<T, SR>(X, N, np, pages, first); /* apsp_graph_paths.cu */
+  first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
   } else {
-    static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
-    const int nb = (int)(m.np / AP_TILE), cells = nb * nb,
-              per_sm = ck_blocks_per_sm((const void *)ag_close<T, SR>, ag_shape<T>::THREADS, 0,
-                                        known);
-    /* the board, the task counter and the cycle's vertex */
+    static int known[2][CK_MAX_DEVICES]; /* blocks an SM holds, per instance and device */
+    void (*kernel)(const ag_graph<T>) = pages > 1 ? ag_close<T, SR, true> : ag_close<T, SR, false>;
+    const int nb = (int)(np / AP_TILE),
+              per_sm = ck_blocks_per_sm((const void *)kernel, ag_shape<T>::THREADS, 0,
+                                        known[pages > 1]);
+    const size_t cells = (size_t)nb * nb * pages;
+    /* the boards, the task counter and the cycle's word */
     int *board = NULL;
-    CK_TRY(ck_dev_alloc((void **)&board, (2 * (size_t)cells + 2) * sizeof(int)));
-    ag_graph<T> g = {m.X,
-                     m.np,
-                     nb,
-                     board,
-                     board + cells,
-                     (unsigned *)(board + 2 * cells),
-                     board + 2 * cells + 1};
+    CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + 2) * sizeof(int)));
+    ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages};
+    g.next = (unsigned *)(board + 2 * cells), g.neg = board + 2 * cells + 1;
     /* the cycle's vertex only where the work type can have one: no wait for it otherwise */
     constexpr bool cycles = ap_graph_cycles<T, SR>();
-    cudaError_t e = cudaMemsetAsync(board, 0, (2 * (size_t)cells + 1) * sizeof(int), 0);
+    cudaError_t e = cudaMemsetAsync(board, 0, (2 * cells + 1) * sizeof(int), 0);
     if (cycles && e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
     if (e == cudaSuccess) {
-      ag_close<T, SR><<<ag_blocks(nb, per_sm), ag_shape<T>::THREADS>>>(g);
+      kernel<<<ag_blocks(nb, per_sm, pages), ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
     /* the cycle's vertex where the work type can have one; else, as a product does, the call
      * leaves the launch queued (a wait for it took about 12 us a call, int16, H100) */
     int neg = INT_MAX;
     if (cycles && e == cudaSuccess) e = cudaMemcpy(&neg, g.neg, sizeof neg, cudaMemcpyDeviceToHost);
-    const ck_status st = ck_cuda_check(e, "closing a graph by tiles");
+    const ck_status st = ck_cuda_check(e, "closing graphs by tiles");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(board);
-    cycle = st == CK_OK && neg < (int)m.np;
+    if (st == CK_OK && neg >= 0 && (size_t)neg < np * pages) first = neg;
     return st;
   }
 }
 
-#define AP_GRAPH_TILED_INSTANCE(T, SR)                           \
-  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &); \
-  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool &);
+template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
+  int first = INT_MAX;
+  const ck_status st = ap_graph_tiled_pages<T, SR>(m.X, m.N, m.np, 1, first);
+  cycle = st == CK_OK && first != INT_MAX;
+  return st;
+}
+
+#define AP_GRAPH_TILED_INSTANCE(T, SR)                                        \
+  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &);              \
+  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool &); \
+  template ck_status ap_graph_tiled_pages<T, SR>(T *, int *, size_t, unsigned, int &);
 AP_INSTANTIATE_SR(AP_GRAPH_TILED_INSTANCE)

@@ -5,12 +5,14 @@
  * copied to the others (peer to peer where the GPUs allow it).
  *
  * On the GPU, graphs of up to ck_apsp_batch_n () vertices run on the batched kernels
- * (apsp_batch.cu), and D alone of up to ck_apsp_tiles_n () on the tiled kernel where it takes
- * them (else one by one on the rounds), every page of the call in one launch or a few
- * (apsp_pages_run.cuh, ap_run_pages): device arrays whole and in place, host arrays in runs of pages that
- * fit a share of the device's free memory, each run uploaded, closed and downloaded. Larger
- * graphs, and the "cpu" kernel, run page by page as 2-D calls. An error about one page (an
- * unbounded cycle) names it. */
+ * (apsp_batch.cu), D alone of up to ck_apsp_tiles_n () on the tiled kernel where it takes
+ * them, and the others, where the plan has graphs by tiles, as many graphs by tiles
+ * (apsp_graph_tiled.cu, with P apsp_graph_paths.cu; where their work type is not taken, one by
+ * one on the rounds), every page of the call in one launch or a few (apsp_pages_run.cuh,
+ * ap_run_pages, ap_run_graph_pages): device arrays whole and in place, host arrays in runs of
+ * pages that fit a share of the device's free memory, each run uploaded, closed and downloaded.
+ * Larger graphs, and the "cpu" kernel, run page by page as 2-D calls. An error about one page
+ * (an unbounded cycle) names it. */
 #include <string.h>
 
 #include "ck_internal.h"
@@ -250,7 +252,8 @@ ck_status ck_apsp_pages(ck_apsp_args *a, ck_where where) {
   if (a->pages == 0 || a->n == 0) return CK_OK;
   if (shared(a)) return pages_shared(a, where);
   const int batched = a->n <= ck_apsp_batch_n() ||
-                      (!a->P && a->n <= ck_apsp_tiles_n() && on_current_device(a));
+                      (on_current_device(a) &&
+                       ((!a->P && a->n <= ck_apsp_tiles_n()) || (a->plan && a->plan->graph_tiles)));
   if (a->kernel == CK_APSP_CPU || !batched) return page_by_page(a, where);
   CK_TRY(ck_device_init());
   if (where == CK_ON_HOST) return host_batches(a);

@@ -17,12 +17,25 @@ static size_t ap_choice_pages(const ck_apsp_args *a) {
   return a->pages && call > a->pages ? call : ap_pages(a);
 }
 
-/* Small graphs on one device run on the batched kernels, one page or many; pages of up to
- * AT_MAX_N vertices, D alone, many of them, may run on the tiled kernel (its other conditions,
- * on the work type, in ap_run). Larger pages, and pages with P past the batched kernels, run one
- * by one as 2-D calls before they get here (apsp_pages.c). */
-static bool ap_batched(const ck_apsp_args *a, int count) {
-  if (count != 1) return false;
+/* Whether the call's pages run many in a launch as graphs by tiles (with P in plain order): where
+ * the planner allows a graph by tiles (on one device; past the batched kernels, with P from
+ * CK_APSP_PAGES_PATHS_TILES_MIN_N) and a page's slab would take it (ap_graph_tiles: work values
+ * of up to 4 bytes, with P 16-bit ones up to the size they gain at). Each page is then its 2-D
+ * call's graph by tiles, bit for bit. D alone takes the tiled kernel first (ap_batched). */
+template <class T, class SR> static bool ap_graphs_by_tiles(const ck_apsp_args *a, int count) {
+  if (!a->pages || count != 1 || !a->plan || !a->plan->graph_tiles) return false;
+  const size_t np = round_up(a->n, AP_TILE);
+  ap_matrix<T, SR> page = {};
+  page.N = a->P, page.np = page.rows = np; /* a page's slab, with or without next hops */
+  return ap_graph_tiles<T, SR>(page);
+}
+
+/* Small graphs on one device run on the batched kernels, one page or many, but for pages with P
+ * as graphs by tiles (above); pages of up to AT_MAX_N vertices, D alone, many of them, may run on
+ * the tiled kernel (its other conditions, on the work type, in ap_run). Pages the plan has no
+ * graphs by tiles for run one by one as 2-D calls before they get here (apsp_pages.c). */
+template <class T, class SR> static bool ap_batched(const ck_apsp_args *a, int count) {
+  if (count != 1 || (a->P && ap_graphs_by_tiles<T, SR>(a, count))) return false;
   if (a->n <= ck_apsp_batch_n()) return true;
   return a->pages && !a->P && a->n <= ck_apsp_tiles_n() &&
          ap_batch_tiles_enough(ap_choice_pages(a), (int)a->n);
@@ -65,7 +78,9 @@ template <class Tc, int S> struct ap_guess {
   typedef typename std::conditional<ap_as_they_lie<Tc, T1, S>(), T1, void>::type T;
 };
 template <class Tc, int S> static bool ap_checks_itself(const ck_apsp_args *a, int count) {
-  return a->pages && !std::is_void<typename ap_guess<Tc, S>::T>::value && ap_batched(a, count);
+  typedef typename ap_guess<Tc, S>::T Tg;
+  if constexpr (std::is_void<Tg>::value) return false;
+  else return a->pages && ap_batched<Tg, typename ap_problem<S>::SR>(a, count);
 }
 
 template <class Tc, class T, int S>
@@ -135,6 +150,90 @@ static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_
     if (self != ULLONG_MAX && self / a->n == q) return ap_unbounded(a, self, 1);
     CK_TRY((ap_run_page<Tc, T, S>(a, p, sc, q)));
   }
+  return CK_OK;
+}
+
+/* Pages run as graphs by tiles in launches of about this many pair updates (np^3 a page), at
+ * least a page: Ctrl-C is polled between them. About 10 ms at the rate with P (an H100 at 512
+ * vertices: 264 pages a launch, as the tiled kernel's D alone). */
+#define AP_GRAPH_PAGES_PAIRS ((double)(1ull << 35))
+
+/* Pages of the run that one launch takes: memory for their work values (where not in D and P),
+ * boards and histories within a share of the free memory, about AP_GRAPH_PAGES_PAIRS, and pages
+ * * np below INT_MAX (the cycle word) and 65535 (the conversions' grid). */
+template <class T>
+static size_t ap_graph_chunk(size_t pages, size_t np, bool paths, bool in_place) {
+  const size_t per_page = ap_graph_pages_bytes<T>(np, paths) +
+                          (in_place ? 0 : np * np * (sizeof(T) + (paths ? sizeof(int) : 0)));
+  size_t chunk = ck_dev_budget() / 4 / per_page;
+  const double work = AP_GRAPH_PAGES_PAIRS / ((double)np * np * np);
+  if ((double)chunk > work) chunk = (size_t)work;
+  if (chunk > (size_t)INT_MAX / np) chunk = (size_t)INT_MAX / np;
+  if (chunk > 65535) chunk = 65535;
+  if (chunk < 1) chunk = 1;
+  return chunk < pages ? chunk : pages;
+}
+
+/* Every page as a graph by tiles (ap_graphs_by_tiles), many a launch, from the work values'
+ * padded copy (or in D and P where they are W's as they lie and no padding is needed); pages from
+ * the first with an unbounded weight to itself (the survey's) are not run. An unbounded cycle
+ * ends the call: its page runs again on the rounds, which name the vertex, as its 2-D call
+ * would. */
+template <class Tc, class T, int S>
+static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc) {
+  typedef ap_problem<S> Pb;
+  const size_t n = a->n, np = round_up(n, AP_TILE), nn = n * n, npp = np * np;
+  const bool in_place = ap_as_they_lie<Tc, T, S>() && np == n && p.W != p.D, paths = p.P;
+  unsigned long long self = ULLONG_MAX; /* page * n + vertex */
+  CK_CUDA(cudaMemcpy(&self, &sc->page_self, sizeof self, cudaMemcpyDeviceToHost),
+          "reading the survey");
+  const size_t pages = self == ULLONG_MAX ? a->pages : (size_t)(self / n);
+  const size_t chunk = ap_graph_chunk<T>(pages, np, paths, in_place);
+  T *X = NULL;
+  int *N = NULL;
+  ck_status st = CK_OK;
+  if (!in_place && pages) {
+    st = ck_dev_alloc((void **)&X, chunk * npp * sizeof(T));
+    if (st == CK_OK && paths) st = ck_dev_alloc((void **)&N, chunk * npp * sizeof(int));
+  }
+  size_t launches = 0, cycle = SIZE_MAX; /* the first page with an unbounded cycle ... */
+  int vertex = 0;                        /* ... and the smallest vertex the tiles saw there */
+  for (size_t q0 = 0; st == CK_OK && q0 < pages && cycle == SIZE_MAX; q0 += chunk) {
+    if (a->cancelled && a->cancelled(a->ctx)) {
+      st = ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
+                   ck_apsp_paths(a->semiring), a->page0 + q0);
+      break;
+    }
+    const unsigned count = (unsigned)(pages - q0 < chunk ? pages - q0 : chunk);
+    T *x = in_place ? (T *)p.D + q0 * nn : X;
+    int *nx = in_place ? (paths ? p.P + q0 * nn : NULL) : N;
+    const dim3 in(grid_for(npp, MP_THREADS), count), out(grid_for(nn, MP_THREADS), count);
+    ap_convert_in<Tc, T, S><<<in, MP_THREADS>>>((const Tc *)p.W + q0 * nn, n, x, nx, np, 0, np,
+                                                ap_no_path<Tc, T, S>());
+    st = ck_cuda_check(cudaGetLastError(), "converting the weights");
+    int first = INT_MAX;
+    if (st == CK_OK) st = ap_graph_tiled_pages<T, typename Pb::SR>(x, nx, np, count, first);
+    launches++;
+    if (st == CK_OK && first != INT_MAX)
+      cycle = q0 + (size_t)first / np, vertex = (int)((size_t)first % np);
+    else if (st == CK_OK && !in_place) {
+      ap_convert_out<T, Tc, S>
+          <<<out, MP_THREADS>>>(X, N, np, (Tc *)p.D + q0 * nn, paths ? p.P + q0 * nn : NULL, n, n);
+      st = ck_cuda_check(cudaGetLastError(), "converting the paths");
+    }
+  }
+  if (st == CK_OK) st = ck_cuda_check(cudaDeviceSynchronize(), "closing the graphs");
+  else (void)cudaDeviceSynchronize();
+  ck_dev_free(X);
+  ck_dev_free(N);
+  a->plan->batched_runs = launches, a->plan->single_pages = 0;
+  a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
+  if (st != CK_OK) return st;
+  if (cycle != SIZE_MAX) { /* the rounds name the vertex; where they did not, the tiles' */
+    CK_TRY((ap_run_page<Tc, T, S>(a, p, sc, cycle, true)));
+    return ap_unbounded(a, (unsigned long long)cycle * n + (unsigned long long)vertex, 0);
+  }
+  if (self != ULLONG_MAX) return ap_unbounded(a, self, 1);
   return CK_OK;
 }
 

@@ -37,6 +37,13 @@
  * 2560 1.20, 2816 1.07, 3072 0.96; at 4096 (another call) single 0.80, int16 0.76: there every
  * task's three tiles from the L2 cost more than the rounds' launches (doc/NOTES.md). */
 #define CK_APSP_GRAPH_TILES_MAX_N 2816
+/* Pages with P of this many vertices up to CK_APSP_GRAPH_TILES_MAX_N run as many graphs by tiles
+ * in one launch (apsp_graph_paths.cu) instead of the batched kernels (128 or fewer vertices; three
+ * tiles at least). On an H100, D+P by tiles against the cluster kernel (events around the device
+ * call, medians of 5, two runs alternating): single 129 x 512 pages 1.31-1.36 against 2.65 ms,
+ * 192 x 512 1.31-1.34 against 3.94, 256 x 256 1.48-1.53 against 2.73; int16 1.43-1.48 against
+ * 2.70, 1.42-1.46 against 4.07, 1.62-2.11 against 2.85 (doc/NOTES.md). */
+#define CK_APSP_PAGES_PATHS_TILES_MIN_N 129
 
 /* The look at single and double values for the integer paths (minplus_narrow.cu) costs tens of
  * microseconds: on an H100, non-integer data (stopped at the first value) took 62 to 84 us longer
