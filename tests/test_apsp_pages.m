@@ -7,7 +7,7 @@
 ## batched kernels (1 to 256 vertices: a block's, a cluster's, and for D alone
 ## of many pages the tiled kernel, whose fractions round in their own order),
 ## D alone of many pages of up to 1024 vertices on the tiled kernel alone, and
-## past them (with P many graphs by tiles: tests/test_apsp_pages_paths.m; else page by page
+## past them (with P many graphs by tiles: tests/test_apsp_graph_pages.m; else page by page
 ## on the rounds); the shapes
 ## (p = 0, p = 1, n = 1, 4-D), many pages, unbounded cycles named by page,
 ## gpu_arrays and gpu_path's page argument, Ctrl-C and out of memory.  Weights
@@ -148,7 +148,7 @@
 %! assert (plan.pages, 3); assert (plan.batched_runs, 1); assert (plan.single_pages, 0);
 
 %!testif ; gpu_available ()
-%! ## past the batched kernels: with P as graphs by tiles (tests/test_apsp_pages_paths.m; D
+%! ## past the batched kernels: with P as graphs by tiles (tests/test_apsp_graph_pages.m; D
 %! ## alone of two pages of 257 on the tiles, of 300 in double page by page); integer-valued
 %! ## single weights in their class on pages, on the integer words alone
 %! rand ("seed", 12);
@@ -444,6 +444,9 @@
 %!     __ck_expect_error__ (@() gpu_apsp (cat (3, zeros (sz), H), "kernel", k{1}), neg,
 %!                   "page 2 has a negative cycle through vertex 3\\>");
 %!   endfor
+%!   ## with P (200 vertices: pages as graphs by tiles, the page named by its 2-D call's kernel)
+%!   __ck_expect_error__ (@() with_paths (cat (3, zeros (sz), H)), neg,
+%!                 "page 2 has a negative cycle through vertex 3\\>");
 %! endfor
 %! W = pages_of (6, 4, "int16", "max.+");
 %! W(4, 5, 4) = 3; W(5, 4, 4) = 2;

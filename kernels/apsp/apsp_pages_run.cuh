@@ -107,9 +107,14 @@ template <class T> static bool ap_tiles(const ck_apsp_args *a, int32_t *P) {
   return ap_batch_tiles(all);
 }
 
+template <class Tc, class T, int S>
+static ck_status ap_run_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, bool tiles,
+                              bool *missed, ap_scratch *noted);
+
 /* Page q of the call alone, as a 2-D call of it runs (in the work type the survey of every page
  * chose); an unbounded cycle's error names the page. naming: the page is known to hold one, so
- * it goes straight to the rounds, which name its vertex. */
+ * it goes straight to the kernels that name its vertex: the batched ones up to their size, else
+ * the rounds. */
 template <class Tc, class T, int S>
 static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc, size_t q,
                              bool naming = false) {
@@ -127,9 +132,16 @@ static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch 
   one.W = (const Tc *)p.W + q * nn, one.D = (Tc *)p.D + q * nn, one.P = p.P ? p.P + q * nn : NULL;
   one.r0 = 0, one.rows = round_up(a->n, AP_BLOCK), one.cols = a->n;
   const int none = INT_MAX;
+  const unsigned long long nowhere = ULLONG_MAX;
   CK_CUDA(cudaMemcpy(&sc->neg, &none, sizeof none, cudaMemcpyHostToDevice),
           "clearing the unbounded-cycle flag");
-  const ck_status st = ap_run_rounds<Tc, T, S>(&b, &one, 1, &sc);
+  CK_CUDA(cudaMemcpy(&sc->page_neg, &nowhere, sizeof nowhere, cudaMemcpyHostToDevice),
+          "clearing the unbounded-cycle flag");
+  /* a page the batched kernels take is named as its 2-D call names it there: the first step's
+   * smallest vertex, as the "cpu" kernel does */
+  const ck_status st = naming && a->n <= ck_apsp_batch_n()
+                           ? ap_run_pages<Tc, T, S>(&b, one, sc, false, nullptr, nullptr)
+                           : ap_run_rounds<Tc, T, S>(&b, &one, 1, &sc);
   a->cycle_vertex = b.cycle_vertex;
   if (st == CK_ERR_NEGCYCLE || st == CK_ERR_POSCYCLE) a->page = b.page;
   return st;
@@ -160,7 +172,8 @@ static ck_status ap_run_page_by_page(ck_apsp_args *a, const ck_apsp_part &p, ap_
 
 /* Pages of the run that one launch takes: memory for their work values (where not in D and P),
  * boards and histories within a share of the free memory, about AP_GRAPH_PAGES_PAIRS, and pages
- * * np below INT_MAX (the cycle word) and 65535 (the conversions' grid). */
+ * * np below INT_MAX / 2 (the cycle word, whose "none" is 0x7f7f7f7f) and 65535 (the
+ * conversions' grid). */
 template <class T>
 static size_t ap_graph_chunk(size_t pages, size_t np, bool paths, bool in_place) {
   const size_t per_page = ap_graph_pages_bytes<T>(np, paths) +
@@ -168,7 +181,7 @@ static size_t ap_graph_chunk(size_t pages, size_t np, bool paths, bool in_place)
   size_t chunk = ck_dev_budget() / 4 / per_page;
   const double work = AP_GRAPH_PAGES_PAIRS / ((double)np * np * np);
   if ((double)chunk > work) chunk = (size_t)work;
-  if (chunk > (size_t)INT_MAX / np) chunk = (size_t)INT_MAX / np;
+  if (chunk > (size_t)(INT_MAX / 2) / np) chunk = (size_t)(INT_MAX / 2) / np;
   if (chunk > 65535) chunk = 65535;
   if (chunk < 1) chunk = 1;
   return chunk < pages ? chunk : pages;
@@ -177,8 +190,9 @@ static size_t ap_graph_chunk(size_t pages, size_t np, bool paths, bool in_place)
 /* Every page as a graph by tiles (ap_graphs_by_tiles), many a launch, from the work values'
  * padded copy (or in D and P where they are W's as they lie and no padding is needed); pages from
  * the first with an unbounded weight to itself (the survey's) are not run. An unbounded cycle
- * ends the call: its page runs again on the rounds, which name the vertex, as its 2-D call
- * would. */
+ * ends the call: its page runs again alone and is named as its 2-D call names it (ap_run_page).
+ * Out of device memory before a launch ran, the pages run one by one (their 2-D calls fall back
+ * to the rounds, which need less). */
 template <class Tc, class T, int S>
 static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch *sc) {
   typedef ap_problem<S> Pb;
@@ -199,7 +213,9 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
   size_t launches = 0, cycle = SIZE_MAX; /* the first page with an unbounded cycle ... */
   int vertex = 0;                        /* ... and the smallest vertex the tiles saw there */
   for (size_t q0 = 0; st == CK_OK && q0 < pages && cycle == SIZE_MAX; q0 += chunk) {
-    if (a->cancelled && a->cancelled(a->ctx)) {
+    /* the launch before has run (where the work type has no cycle word, nothing waited) */
+    if (q0) st = ck_cuda_check(cudaDeviceSynchronize(), "closing the graphs");
+    if (st == CK_OK && a->cancelled && a->cancelled(a->ctx)) {
       st = ck_fail(CK_ERR_INTERRUPTED, "%s paths: interrupted after %zu pages",
                    ck_apsp_paths(a->semiring), a->page0 + q0);
       break;
@@ -213,7 +229,7 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
     st = ck_cuda_check(cudaGetLastError(), "converting the weights");
     int first = INT_MAX;
     if (st == CK_OK) st = ap_graph_tiled_pages<T, typename Pb::SR>(x, nx, np, count, first);
-    launches++;
+    if (st == CK_OK) launches++;
     if (st == CK_OK && first != INT_MAX)
       cycle = q0 + (size_t)first / np, vertex = (int)((size_t)first % np);
     else if (st == CK_OK && !in_place) {
@@ -226,10 +242,14 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
   else (void)cudaDeviceSynchronize();
   ck_dev_free(X);
   ck_dev_free(N);
+  if (st == CK_ERR_OUTOFMEMORY && launches == 0) { /* as 2-D calls, which need less */
+    (void)cudaGetLastError();
+    return ap_run_page_by_page<Tc, T, S>(a, p, sc);
+  }
   a->plan->batched_runs = launches, a->plan->single_pages = 0;
   a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
   if (st != CK_OK) return st;
-  if (cycle != SIZE_MAX) { /* the rounds name the vertex; where they did not, the tiles' */
+  if (cycle != SIZE_MAX) { /* named as its 2-D call names it; where that did not, the tiles' */
     CK_TRY((ap_run_page<Tc, T, S>(a, p, sc, cycle, true)));
     return ap_unbounded(a, (unsigned long long)cycle * n + (unsigned long long)vertex, 0);
   }
