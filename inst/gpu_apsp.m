@@ -547,20 +547,9 @@ endfunction
 %!   assert (__ck_released__ ());
 %! endfor
 %!testif ; gpu_available ()
-%! try
-%!   gpu_apsp ([0 1; -1 -1]);
-%!   error ("no error");
-%! catch err
-%!   assert (err.identifier, "cudakernels:negativecycle");
-%!   assert (! isempty (strfind (err.message, "vertex 2")));
-%! end_try_catch
+%! __ck_expect_error__ (@() gpu_apsp ([0 1; -1 -1]), "cudakernels:negativecycle", "vertex 2");
 %!testif ; gpu_available ()
-%! try
-%!   gpu_apsp (gpu_array ([0 NaN; 1 0]));
-%!   error ("no error");
-%! catch err
-%!   assert (err.identifier, "cudakernels:invalidinput");
-%! end_try_catch
+%! __ck_expect_error__ (@() gpu_apsp (gpu_array ([0 NaN; 1 0])), "cudakernels:invalidinput", ".");
 %! assert (__ck_released__ ());
 
 ## Ctrl-C (through the test hook) and out of memory leave nothing behind
@@ -583,12 +572,7 @@ endfunction
 %! endfor
 %! __cudakernels__ ("settings", "test_alloc_limit", 2^20);
 %! unwind_protect
-%!   try
-%!     gpu_apsp (W);
-%!     error ("no error");
-%!   catch err
-%!     assert (err.identifier, "cudakernels:outofmemory");
-%!   end_try_catch
+%!   __ck_expect_error__ (@() gpu_apsp (W), "cudakernels:outofmemory", ".");
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", "test_alloc_limit", 0);
 %! end_unwind_protect

@@ -130,6 +130,26 @@ __device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT
   ac_store<T>(v, g.X + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np, r0, c0);
 }
 
+/* Before the launch: the boards and the task counter (words of them at board) cleared, and
+ * where the work type can meet an unbounded cycle the cycle word set to none (0x7f7f7f7f). */
+static cudaError_t ag_clear(int *board, size_t words, int *neg, bool cycles) {
+  cudaError_t e = cudaMemsetAsync(board, 0, words * sizeof(int), 0);
+  if (cycles && e == cudaSuccess) e = cudaMemsetAsync(neg, 0x7f, sizeof(int), 0);
+  return e;
+}
+
+/* After it (e: the launch's error): first, the smallest page * np + vertex whose diagonal came
+ * out unbounded, else INT_MAX. Where the work type has no cycles nothing is read, and, as a
+ * product does, the call leaves the launch queued (a wait for it took about 12 us a call, int16,
+ * H100). */
+static cudaError_t ag_first(cudaError_t e, const int *neg, bool cycles, size_t np, size_t pages,
+                            int &first) {
+  int word = INT_MAX;
+  if (cycles && e == cudaSuccess) e = cudaMemcpy(&word, neg, sizeof word, cudaMemcpyDeviceToHost);
+  first = e == cudaSuccess && word >= 0 && (size_t)word < np * pages ? word : INT_MAX;
+  return e;
+}
+
 /* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
 template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
 

@@ -265,20 +265,16 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &fir
                       (T *)h + hist,
                       (int *)((T *)h + 2 * hist)};
     constexpr bool cycles = ap_graph_cycles<T, SR>();
-    e = cudaMemsetAsync(board, 0, (cells + 1) * sizeof(int), 0);
-    if (cycles && e == cudaSuccess) e = cudaMemsetAsync(p.g.neg, 0x7f, sizeof(int), 0); /* none */
+    e = ag_clear(board, cells + 1, p.g.neg, cycles);
     if (e == cudaSuccess) {
       agp_close<T, SR><<<ag_blocks(nb, per_sm, pages), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
-    int neg = INT_MAX;
-    if (cycles && e == cudaSuccess)
-      e = cudaMemcpy(&neg, p.g.neg, sizeof neg, cudaMemcpyDeviceToHost);
-    const ck_status st = ck_cuda_check(e, "closing graphs by tiles with paths");
+    const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, cycles, np, pages, first),
+                                       "closing graphs by tiles with paths");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(h);
     ck_dev_free(board);
-    if (st == CK_OK && neg >= 0 && (size_t)neg < np * pages) first = neg;
     return st;
   }
 }

@@ -140,22 +140,16 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &fir
     CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + 2) * sizeof(int)));
     ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages};
     g.next = (unsigned *)(board + 2 * cells), g.neg = board + 2 * cells + 1;
-    /* the cycle's vertex only where the work type can have one: no wait for it otherwise */
     constexpr bool cycles = ap_graph_cycles<T, SR>();
-    cudaError_t e = cudaMemsetAsync(board, 0, (2 * cells + 1) * sizeof(int), 0);
-    if (cycles && e == cudaSuccess) e = cudaMemsetAsync(g.neg, 0x7f, sizeof(int), 0); /* none */
+    cudaError_t e = ag_clear(board, 2 * cells + 1, g.neg, cycles);
     if (e == cudaSuccess) {
       kernel<<<ag_blocks(nb, per_sm, pages), ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
-    /* the cycle's vertex where the work type can have one; else, as a product does, the call
-     * leaves the launch queued (a wait for it took about 12 us a call, int16, H100) */
-    int neg = INT_MAX;
-    if (cycles && e == cudaSuccess) e = cudaMemcpy(&neg, g.neg, sizeof neg, cudaMemcpyDeviceToHost);
-    const ck_status st = ck_cuda_check(e, "closing graphs by tiles");
+    const ck_status st = ck_cuda_check(ag_first(e, g.neg, cycles, np, pages, first),
+                                       "closing graphs by tiles");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(board);
-    if (st == CK_OK && neg >= 0 && (size_t)neg < np * pages) first = neg;
     return st;
   }
 }

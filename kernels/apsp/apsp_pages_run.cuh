@@ -131,17 +131,19 @@ static ck_status ap_run_page(ck_apsp_args *a, const ck_apsp_part &p, ap_scratch 
   ck_apsp_part one = p;
   one.W = (const Tc *)p.W + q * nn, one.D = (Tc *)p.D + q * nn, one.P = p.P ? p.P + q * nn : NULL;
   one.r0 = 0, one.rows = round_up(a->n, AP_BLOCK), one.cols = a->n;
-  const int none = INT_MAX;
-  const unsigned long long nowhere = ULLONG_MAX;
-  CK_CUDA(cudaMemcpy(&sc->neg, &none, sizeof none, cudaMemcpyHostToDevice),
-          "clearing the unbounded-cycle flag");
-  CK_CUDA(cudaMemcpy(&sc->page_neg, &nowhere, sizeof nowhere, cudaMemcpyHostToDevice),
-          "clearing the unbounded-cycle flag");
   /* a page the batched kernels take is named as its 2-D call names it there: the first step's
    * smallest vertex, as the "cpu" kernel does */
-  const ck_status st = naming && a->n <= ck_apsp_batch_n()
-                           ? ap_run_pages<Tc, T, S>(&b, one, sc, false, nullptr, nullptr)
-                           : ap_run_rounds<Tc, T, S>(&b, &one, 1, &sc);
+  const bool batched = naming && a->n <= ck_apsp_batch_n();
+  const int none = INT_MAX;
+  const unsigned long long nowhere = ULLONG_MAX;
+  if (batched)
+    CK_CUDA(cudaMemcpy(&sc->page_neg, &nowhere, sizeof nowhere, cudaMemcpyHostToDevice),
+            "clearing the unbounded-cycle flag");
+  else
+    CK_CUDA(cudaMemcpy(&sc->neg, &none, sizeof none, cudaMemcpyHostToDevice),
+            "clearing the unbounded-cycle flag");
+  const ck_status st = batched ? ap_run_pages<Tc, T, S>(&b, one, sc, false, nullptr, nullptr)
+                               : ap_run_rounds<Tc, T, S>(&b, &one, 1, &sc);
   a->cycle_vertex = b.cycle_vertex;
   if (st == CK_ERR_NEGCYCLE || st == CK_ERR_POSCYCLE) a->page = b.page;
   return st;
