@@ -10,6 +10,9 @@
  *           next hops) recorded (the tile's column history);
  *   (I, J)  min ((I, J), column history of (I, t) (x) row history of (t, J)), strictly smaller
  *           only, the first k of the minimum winning: what the steps one by one would leave.
+ * The rest (and, for integer words, the row strips) track their winners by chunks of steps and
+ * search them only where an output improved (agp_product_tracked, agp_search): only those next
+ * hops are written.
  * Each tile is a row strip in one round and a column strip in another, so each keeps one row
  * history and one column history (hist: k-major, as the products read them), written once: no
  * task waits for another to finish reading. A task waits for the tiles its operands come from,
@@ -18,6 +21,26 @@
 #include <limits.h>
 
 #include "apsp_graph.cuh"
+#include "apsp_words.cuh"
+
+/* ---- tuning ----
+ * The rest's products (and agp_track_rows) track each output's winning chunk of AGP_CHUNK
+ * steps; then the lanes of a warp search the improved outputs' chunks together, as the rounds'
+ * products do (apsp_warptile.cu). A pair update takes the distances' two instructions (16-bit
+ * words: one a pair of halves), not four (six), and an output a compare and a select a chunk.
+ * H200, D and P of single 2048 (D alone 1.15 ms, next hops step by step 2.33-2.35): chunks of 4
+ * 2.00 ms, 8 2.07, 16 2.21; int16 2048 (0.65, 3.08-3.10) 1.80, 1.77, 2.01; chunks of 4 were
+ * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
+ * has the forms of the search that were no faster. */
+#define AGP_CHUNK 4
+/* The row strips track theirs for the integer words only (DPX: a step with next hops is one
+ * instruction and a compare and selects beside). A row strip is on a round's chain, and with
+ * single values its search cost more than its steps saved (H100, D and P of single 256 x 256
+ * 1.51-1.56 ms against 1.47-1.49 step by step, one graph of 1024 0.58 against 0.54-0.57); int16
+ * 256 x 256 1.31-1.34 against 1.37 with the products' tracking alone (H200). */
+template <class T> __host__ __device__ static constexpr bool agp_track_rows() {
+  return !std::is_floating_point<T>::value;
+}
 
 /* The launch's memory beyond the distances' (ag_graph): the next hops beside X, and each tile's
  * histories: rh its rows k, ch its columns k (values) and chn their next hops, AC_TILE_ELEMS
@@ -95,16 +118,30 @@ template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T
  * row k from the tile itself (ROW_OWN: its owners write it to rowk for the step) or from the
  * row history Bs, column k from the tile (COL_OWN: colk, nxk) or from the column history As, Ns
  * (A words). The tile's own rows k (into rh) and columns k (into ch, chn) as they stood at step k
- * are recorded: the histories that later tasks read. One barrier a step, as ab_steps. */
-template <class T, class SR, bool ROW_OWN, bool COL_OWN>
+ * are recorded: the histories that later tasks read. One barrier a step, as ab_steps.
+ * TRACK (a row strip: ROW_OWN alone): no next hops; the winners tracked by chunks into id, as
+ * the rest's products track them (agp_product_tracked), and the tile's rows k recorded into Bs
+ * as well, for agp_search. A chunk's rows k change from step to step, but once recorded each
+ * step's term is fixed, and an output's last improving step is the first whose term is the
+ * chunk's least, as in a product. */
+template <class T, class SR, bool ROW_OWN, bool COL_OWN, bool TRACK = false>
 __device__ __forceinline__ void
 agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
-          const typename ab_word<T>::A *As, const int *Ns, const T *Bs, T *rowk, T *colk, int *nxk,
-          T *rh, T *ch, int *chn, int ty, int tx) {
+          const typename ab_word<T>::A *As, const int *Ns, T *Bs, T *rowk, T *colk, int *nxk, T *rh,
+          T *ch, int *chn, int ty, int tx, uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr) {
   typedef typename ab_word<T>::W W;
   typedef typename ab_word<T>::A A;
   constexpr int TN = AC_TT, WN = TN / ab_word<T>::PK;
+  static_assert(!TRACK || (ROW_OWN && !COL_OWN && AGP_CHUNK % AC_TT == 0),
+                "a row strip's steps, chunks of whole passes");
   const int r0 = ty * AC_TT, c0 = tx * TN;
+  W was[AC_TT][WN]; /* TRACK: v where the chunk began */
+  if (TRACK) {
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) id[i][j] = 0, was[i][j] = v[i][j];
+  }
   if (ROW_OWN && ty == 0) ab_sts<W, WN>((W *)(rowk + c0), v[0]);
   if (COL_OWN && tx == 0) ab_put_column<T, AC_TT, TN, true>(colk + r0, nxk + r0, v, nx, 0);
   __syncthreads();
@@ -114,7 +151,7 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
       const int k = k0 + kk, buf = k & 1, nb = buf ^ 1, e = threadIdx.x;
       W bw[WN];
       A a[AC_TT];
-      int nk[AC_TT];
+      int nk[AC_TT] = {};
       ab_lds<W, WN>(bw, (const W *)((ROW_OWN ? rowk + buf * AP_TILE : Bs + k * AP_TILE) + c0));
       if (COL_OWN) {
         T c[AC_TT];
@@ -124,12 +161,14 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
         ab_lds<int, AC_TT>(nk, nxk + buf * AP_TILE + r0);
       } else {
         ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
-        ab_lds<int, AC_TT>(nk, Ns + k * AP_TILE + r0);
+        if (!TRACK) ab_lds<int, AC_TT>(nk, Ns + k * AP_TILE + r0);
       }
 #pragma unroll
-      for (int i = 0; i < AC_TT; i++) ab_step_row_w<T, SR, TN, true>(v[i], nx[i], a[i], bw, nk[i]);
+      for (int i = 0; i < AC_TT; i++)
+        ab_step_row_w<T, SR, TN, !TRACK>(v[i], nx[i], a[i], bw, nk[i]);
       if (e < AP_TILE) { /* row and column k as they stood at step k, into the histories */
         if (ROW_OWN) rh[k * AP_TILE + e] = rowk[buf * AP_TILE + e];
+        if (TRACK) Bs[k * AP_TILE + e] = rowk[buf * AP_TILE + e];
         if (COL_OWN) {
           ch[k * AP_TILE + e] = colk[buf * AP_TILE + e];
           chn[k * AP_TILE + e] = nxk[buf * AP_TILE + e];
@@ -143,6 +182,13 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
         ab_put_column<T, AC_TT, TN, true>(colk + nb * AP_TILE + r0, nxk + nb * AP_TILE + r0, v, nx,
                                           (kk + 1) % TN);
       __syncthreads();
+    }
+    if (TRACK && (k0 + AC_TT) % AGP_CHUNK == 0) {
+#pragma unroll
+      for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+        for (int j = 0; j < WN; j++)
+          ap_words<T, SR>::keep(was[i][j], id[i][j], v[i][j], (uint32_t)((k0 + AC_TT) / AGP_CHUNK));
     }
   }
 }
@@ -170,6 +216,111 @@ agp_product(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK], int (&
   }
 }
 
+/* acc = min (acc, A (x) B) as agp_product leaves it, without its next hops: each output's
+ * winning chunk into id instead (1 + the chunk, 0 where it did not improve; for 16-bit words one
+ * a half), for agp_search. The chunk loop stays rolled: unrolled, the body is 1024 updates. */
+template <class T, class SR>
+__device__ __forceinline__ void
+agp_product_tracked(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK],
+                    uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK], const typename ab_word<T>::A *As,
+                    const T *Bs, int r0, int c0) {
+  typedef ap_words<T, SR> Wd;
+  typedef typename ab_word<T>::W W;
+  typedef typename ab_word<T>::A A;
+  constexpr int WN = AC_TT / ab_word<T>::PK;
+  static_assert(AP_TILE % AGP_CHUNK == 0, "whole chunks");
+  W t[AC_TT][WN];
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+    for (int j = 0; j < WN; j++) id[i][j] = 0, t[i][j] = acc[i][j];
+  auto step = [&](int k, bool first) {
+    W bw[WN];
+    A a[AC_TT];
+    ab_lds<W, WN>(bw, (const W *)(Bs + k * AP_TILE + c0));
+    ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++)
+        t[i][j] = first && !Wd::RUNS_ON ? Wd::term(a[i], bw[j]) : Wd::addmin(a[i], bw[j], t[i][j]);
+  };
+#pragma unroll 1
+  for (int c = 0; c < AP_TILE / AGP_CHUNK; c++) {
+    step(c * AGP_CHUNK, true);
+#pragma unroll
+    for (int kk = 1; kk < AGP_CHUNK; kk++) step(c * AGP_CHUNK + kk, false);
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) Wd::keep(acc[i][j], id[i][j], t[i][j], (uint32_t)c + 1);
+  }
+}
+
+/* The winner of output (r, col) in chunk c: the first step whose term is the chunk's least (a NaN
+ * term never wins, as in the steps one by one). */
+template <class T, class SR>
+__device__ __forceinline__ int agp_winner(const typename ab_word<T>::A *As, const T *Bs, int r,
+                                          int col, int c) {
+  typedef typename ap_word<T>::S S;
+  S least = 0;
+  int w = -1;
+#pragma unroll
+  for (int kk = 0; kk < AGP_CHUNK; kk++) {
+    const int k = c * AGP_CHUNK + kk;
+    const S t = ap_work<T, SR>::sum((T)As[k * AP_TILE + r], Bs[k * AP_TILE + col]);
+    if (t == t && (w < 0 || SR::add::beats(t, least))) least = t, w = k;
+  }
+  return w;
+}
+
+/* The outputs that improved (id: agp_product_tracked's) listed for agp_search in this warp's
+ * list, one 16-bit entry each: row, column and chunk (owner lanes in order, by ballots); returns
+ * their number. */
+template <class T>
+__device__ __forceinline__ int agp_mark(const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
+                                        uint16_t *list, int r0, int c0) {
+  constexpr int PK = ab_word<T>::PK;
+  static_assert(AP_TILE <= 64 && AP_TILE / AGP_CHUNK <= 16, "an entry is 6 + 6 + 4 bits");
+  const unsigned below = (1u << (threadIdx.x % 32)) - 1u;
+  int total = 0;
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+    for (int j = 0; j < AC_TT; j++) {
+      const uint32_t c = PK == 2 ? id[i][j / PK] >> 16 * (j % PK) & 0xffffu : id[i][j / PK];
+      const unsigned who = __ballot_sync(0xffffffffu, c != 0);
+      if (c)
+        list[total + __popc(who & below)] = (uint16_t)((r0 + i) | (c0 + j) << 6 | (c - 1) << 12);
+      total += __popc(who);
+    }
+  return total;
+}
+
+/* The next hops of the listed outputs (agp_mark), into the tile's next hops at N (leading
+ * dimension np): each is its winner's in the column history (Ns). Searched where each output
+ * is, a warp would run a search whenever any of its lanes had improved there; so the warp's
+ * lanes take the list's entries in turn, two at a time for two searches in flight. (Shared out
+ * by prefix sums and shuffles, one at a time, single 2048 with chunks of 16 took 2.32 ms against
+ * 2.21 for the lists, H200.) */
+template <class T, class SR>
+__device__ __forceinline__ void agp_search(int total, const typename ab_word<T>::A *As,
+                                           const int *Ns, const T *Bs, int *N, size_t np,
+                                           const uint16_t *list) {
+  __syncwarp(); /* the list, to the lanes that search it */
+  auto search = [&](int e) {
+    const int x = list[e], r = x & 63, col = x >> 6 & 63;
+    const int w = agp_winner<T, SR>(As, Bs, r, col, x >> 12);
+    return Ns[w * AP_TILE + r];
+  };
+  for (int e = threadIdx.x % 32; e < total; e += 64) {
+    const int e2 = e + 32 < total ? e + 32 : e;
+    const int n1 = search(e), n2 = search(e2), x1 = list[e], x2 = list[e2];
+    N[(size_t)(x1 & 63) * np + (x1 >> 6 & 63)] = n1;
+    N[(size_t)(x2 & 63) * np + (x2 >> 6 & 63)] = n2;
+  }
+}
+
 /* Shared memory a block: a column history (A words) and its next hops, a row history, and the
  * steps' buffers for row k, column k and its next hops (two steps each). */
 template <class T> static constexpr size_t agp_smem() {
@@ -189,6 +340,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
   int *nxk = (int *)(Bs + AC_TILE_ELEMS);
   T *rowk = (T *)(nxk + 2 * AP_TILE), *colk = rowk + 2 * AP_TILE;
   __shared__ unsigned taken;
+  __shared__ uint16_t lists[AC_THREADS / 32][AC_TT * AC_TT * 32]; /* agp_search's */
   int ty, tx;
   ac_place<AC_TT>(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = all.g.nb;
@@ -203,13 +355,20 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task(g, k);
     __syncthreads();
+    /* the rest's products and the row strips write only the next hops that change
+     * (agp_search) */
+    const bool rest = k.kind == AG_REST,
+               tracked = rest || (k.kind == AG_ROW && agp_track_rows<T>());
+    int marked = 0;
     ag_load<T>(v, g, I, J, r0, c0);
-    agp_load_n(nx, p.N, g.np, I, J, r0, c0);
+    if (!tracked) agp_load_n(nx, p.N, g.np, I, J, r0, c0);
     const size_t here = agp_hist(nb, I, J);
     if (k.kind == AG_ROW) { /* column k from the pivot's column history */
       agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, t, t), p.chn + agp_hist(nb, t, t));
-      agp_steps<T, SR, true, false>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, NULL, NULL, ty,
-                                    tx);
+      uint32_t id[AC_TT][WN];
+      agp_steps<T, SR, true, false, agp_track_rows<T>()>(v, nx, As, Ns, Bs, rowk, colk, nxk,
+                                                         p.rh + here, NULL, NULL, ty, tx, id);
+      if (tracked) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
     } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, t));
       agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
@@ -218,7 +377,13 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, I, t), p.chn + agp_hist(nb, I, t));
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, J));
       __syncthreads();
-      agp_product<T, SR>(v, nx, As, Ns, Bs, r0, c0);
+      if (rest) {
+        uint32_t id[AC_TT][WN];
+        agp_product_tracked<T, SR>(v, id, As, Bs, r0, c0);
+        marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
+      } else {
+        agp_product<T, SR>(v, nx, As, Ns, Bs, r0, c0);
+      }
     }
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
       agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
@@ -226,7 +391,10 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       ac_check_diagonal<T, SR>(v, r0, c0, (int)(q * g.np) + I * AP_TILE, g.neg);
     }
     ag_store<T>(v, g, I, J, r0, c0);
-    agp_store_n(nx, p.N, g.np, I, J, r0, c0);
+    if (tracked)
+      agp_search<T, SR>(marked, As, Ns, Bs, p.N + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np,
+                        lists[threadIdx.x / 32]);
+    else agp_store_n(nx, p.N, g.np, I, J, r0, c0);
     __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
     if (threadIdx.x == 0) {
       __threadfence();
