@@ -65,7 +65,7 @@
 ## by 64-wide tiles, each tile's update taken by a thread block once the
 ## tiles it reads are ready: @var{D} alone at 1.5 to 1.8 times the rounds'
 ## speed at 1024 and 2048 vertices on an H100, with @var{P} in plain order
-## from each tile's histories at 1.4 to 2.5 times; the field @code{tile} of
+## from each tile's histories at 1.6 to 2.5 times; the field @code{tile} of
 ## @code{__cudakernels__ ("last_plan")} is then @code{[64 64 64]}.
 ## @item NaN or @code{-Inf} weights, and non-square, complex or logical
 ## input raise @code{cudakernels:invalidinput}; a problem too large for the
@@ -98,9 +98,9 @@
 ## does not take them), up to 2816 (with @var{P} in int16 and the other classes
 ## on 16-bit words, 2048), run on one GPU as graphs by 64-wide tiles, many in
 ## one launch (or a few): each page exactly as its 2-D call, with @var{P} in
-## plain order (on an H100 @var{P} costs 2.7 to 2.8 times @var{D} alone in
-## single and 5.0 to 5.8 in int16 up to 512 vertices, 2.0 and 4.3 to 4.9 past
-## them; 32 graphs of 1024 vertices, @var{D} alone, in 4.6 ms).  Pages in
+## plain order (on an H100 @var{P} costs 2.5 to 2.8 times @var{D} alone in
+## single and 4.0 to 5.3 in int16 up to 512 vertices, 1.8 to 2.0 and 2.8 to
+## 3.1 past them; 32 graphs of 1024 vertices, @var{D} alone, in 4.6 ms).  Pages in
 ## double, and larger ones, run one after the other as 2-D calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
 ## and a vertex on the cycle.  With several GPUs (the option @qcode{"devices"},
