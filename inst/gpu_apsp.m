@@ -60,9 +60,9 @@
 ## whole blocks, which is faster; the distances are the same, up to
 ## rounding where floating-point sums round.  A graph of 257 to 2816
 ## vertices on one GPU (work values of up to 4 bytes: not the double work
-## type of non-integer double data and of the integers that run in double;
-## with @var{P}, 16-bit work values up to 2048 vertices) runs in one launch
-## by 64-wide tiles, each tile's update taken by a thread block once the
+## type of non-integer double data and of the integers that run in double),
+## with or without @var{P}, runs in one launch by 64-wide tiles, each tile's
+## update taken by a thread block once the
 ## tiles it reads are ready: @var{D} alone at 1.5 to 1.8 times the rounds'
 ## speed at 1024 and 2048 vertices on an H100, with @var{P} in plain order
 ## from each tile's histories at 1.6 to 2.5 times; the field @code{tile} of
@@ -95,13 +95,13 @@
 ## then the same up to rounding where floating-point sums (or max.*'s products)
 ## round, as the larger graphs' are.  The other pages of more than 128
 ## vertices (with @var{P}, and @var{D} alone past 256 vertices where the last
-## does not take them), up to 2816 (with @var{P} in int16 and the other classes
-## on 16-bit words, 2048), run on one GPU as graphs by 64-wide tiles, many in
-## one launch (or a few): each page exactly as its 2-D call, with @var{P} in
-## plain order (on an H100 @var{P} costs 2.5 to 2.8 times @var{D} alone in
-## single and 4.0 to 5.3 in int16 up to 512 vertices, 1.8 to 2.0 and 2.8 to
-## 3.1 past them; 32 graphs of 1024 vertices, @var{D} alone, in 4.6 ms).  Pages in
-## double, and larger ones, run one after the other as 2-D calls.
+## does not take them), up to 2816, run on one GPU as graphs by 64-wide
+## tiles, many in one launch (or a few): each page exactly as its 2-D call,
+## with @var{P} in plain order (on an H100 @var{P} costs 2.5 to 2.8 times
+## @var{D} alone in single and 4.0 to 5.3 in int16 up to 512 vertices, 1.8 to
+## 2.0 and 2.6 to 3.1 past them; 32 graphs of 1024 vertices, @var{D} alone, in
+## 4.6 ms).  Pages in double, and larger ones, run one after the other as 2-D
+## calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
 ## and a vertex on the cycle.  With several GPUs (the option @qcode{"devices"},
 ## below) pages of up to 1024 vertices are shared among them whole: each GPU

@@ -140,8 +140,11 @@
 %!     assert (W, W0);
 %!   endfor
 %! endfor
-%! [D, P] = gpu_apsp (__ck_graph__ (2100, "int16", 0.01, false));   # past the 16-bit words'
-%! assert (__cudakernels__ ("last_plan").tile, [0 0 0]);             # size with P: the rounds
+%! W = __ck_graph__ (2100, "int16", 0.01, false);   # 16-bit words past 2048 with P
+%! [D, P] = gpu_apsp (W);
+%! assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
+%! [RD, RP] = on_rounds (W);
+%! assert (isequal (D, RD) && isequal (P, RP));
 %! W = single (rand (700) * 10); W(rand (700) > 0.03) = Inf;   # sums that round
 %! [D, P] = gpu_apsp (W);
 %! [RD, RP] = on_rounds (W);

@@ -1,9 +1,8 @@
 ## Copyright (C) 2026 The cudakernels authors
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
-## gpu_apsp over pages as graphs by tiles: pages with P of 129 to 2816 vertices (16-bit work
-## values to 2048), and D alone of pages the tiled kernel does not take (few pages, or past 1024
-## vertices), run on one GPU as many graphs by tiles, with P in plain Floyd-Warshall's order, all
+## gpu_apsp over pages as graphs by tiles: pages with P of 129 to 2816 vertices, and D alone of
+## pages the tiled kernel does not take (few pages, or past 1024 vertices), run on one GPU as many graphs by tiles, with P in plain Floyd-Warshall's order, all
 ## in one launch or a few (kernels/apsp/apsp_graph_tiled.cu, apsp_graph_paths.cu,
 ## apsp_pages_run.cuh).  Each page must equal its own 2-D call, D and P bit for bit, and the
 ## "cpu" kernel's where every sum is exact, in every work type and semiring the tiles take; an
@@ -101,9 +100,17 @@
 %!         [64 64 64 0]);
 %! [C, CP] = gpu_apsp (W(:, :, 2));
 %! assert (isequal (D(:, :, 2), C) && isequal (P(:, :, 2), CP));
-%! W = pages (2100, 2, "int16", false);   # past the 16-bit words' size with P: page by page
+%! W = pages (2100, 2, "int16", false);   # 16-bit words past 2048 with P: by tiles too
 %! [D, P] = gpu_apsp (W);
-%! assert (__cudakernels__ ("last_plan").single_pages, 2);
+%! assert ([__cudakernels__("last_plan").tile, __cudakernels__("last_plan").single_pages], ...
+%!         [64 64 64 0]);
+%! old = __cudakernels__ ("settings", "apsp_graph", "rounds");
+%! unwind_protect
+%!   [RD, RP] = gpu_apsp (W(:, :, 1));
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! assert (isequal (D(:, :, 1), RD) && isequal (P(:, :, 1), RP));
 %! assert (__ck_released__ ());
 
 %!testif ; gpu_available ()

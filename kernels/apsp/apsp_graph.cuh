@@ -17,12 +17,6 @@
  * single 2048 and 2816 and int16 2816, where a round fills the GPU, the same. A block for every
  * three or four tasks, or one block an SM, were slower from 1536 on (doc/NOTES.md). */
 #define AG_TASKS_PER_BLOCK 2
-/* With P (apsp_graph_paths.cu) graphs of 16-bit words up to this many vertices (padded), 4-byte
- * ones up to CK_APSP_GRAPH_TILES_MAX_N (plan_policy.h) as without. H100, D and P by tiles against
- * the rounds (events around the device call, medians of 5): int16 2048 3.03 against 3.26 ms,
- * 2816 7.00 against 5.37; single 2048 2.33 against 3.47, 2816 5.76 against 5.90, 3072 7.42
- * against 6.66 (doc/NOTES.md). */
-#define AG_PATHS_MAX_NP_16 2048
 
 /* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step) */
 enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT };

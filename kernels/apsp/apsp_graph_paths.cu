@@ -33,6 +33,7 @@
  * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
  * has the forms of the search that were no faster. */
 #define AGP_CHUNK 4
+#define AGP_LIST (AC_TT * AC_TT * 32) /* a warp's outputs: its list of improved ones at most */
 /* The row strips track theirs for the integer words only (DPX: a step with next hops is one
  * instruction and a compare and selects beside). A row strip is on a round's chain, and with
  * single values its search cost more than its steps saved (H100, D and P of single 256 x 256
@@ -114,6 +115,20 @@ template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T
     *(V *)(Bs + e) = __ldcg((const V *)(h + e));
 }
 
+/* A chunk's end for a tracked piece: where now beats was, the chunk (1 + its index, for 16-bit
+ * words a half's) into id; was becomes now (ap_words' keep). */
+template <class T, class SR>
+__device__ __forceinline__ void
+agp_keep(typename ab_word<T>::W (&was)[AC_TT][AC_TT / ab_word<T>::PK],
+         uint32_t (*id)[AC_TT / ab_word<T>::PK],
+         const typename ab_word<T>::W (&now)[AC_TT][AC_TT / ab_word<T>::PK], uint32_t chunk) {
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+    for (int j = 0; j < AC_TT / ab_word<T>::PK; j++)
+      ap_words<T, SR>::keep(was[i][j], id[i][j], now[i][j], chunk);
+}
+
 /* Steps k = 0 .. AP_TILE - 1 of plain Floyd-Warshall's order on the tile in v (next hops nx):
  * row k from the tile itself (ROW_OWN: its owners write it to rowk for the step) or from the
  * row history Bs, column k from the tile (COL_OWN: colk, nxk) or from the column history As, Ns
@@ -183,13 +198,8 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
                                           (kk + 1) % TN);
       __syncthreads();
     }
-    if (TRACK && (k0 + AC_TT) % AGP_CHUNK == 0) {
-#pragma unroll
-      for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-        for (int j = 0; j < WN; j++)
-          ap_words<T, SR>::keep(was[i][j], id[i][j], v[i][j], (uint32_t)((k0 + AC_TT) / AGP_CHUNK));
-    }
+    if (TRACK && (k0 + AC_TT) % AGP_CHUNK == 0)
+      agp_keep<T, SR>(was, id, v, (uint32_t)((k0 + AC_TT) / AGP_CHUNK));
   }
 }
 
@@ -250,10 +260,7 @@ agp_product_tracked(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK]
     step(c * AGP_CHUNK, true);
 #pragma unroll
     for (int kk = 1; kk < AGP_CHUNK; kk++) step(c * AGP_CHUNK + kk, false);
-#pragma unroll
-    for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-      for (int j = 0; j < WN; j++) Wd::keep(acc[i][j], id[i][j], t[i][j], (uint32_t)c + 1);
+    agp_keep<T, SR>(acc, id, t, (uint32_t)c + 1);
   }
 }
 
@@ -321,12 +328,15 @@ __device__ __forceinline__ void agp_search(int total, const typename ab_word<T>:
   }
 }
 
-/* Shared memory a block: a column history (A words) and its next hops, a row history, and the
- * steps' buffers for row k, column k and its next hops (two steps each). */
+/* Shared memory a block, dynamic: a column history (A words) and its next hops, a row history,
+ * and the steps' buffers for row k, column k and its next hops (two steps each); beside it,
+ * static, the warps' lists of improved outputs (AGP_LIST entries each, 8 KB a block). */
 template <class T> static constexpr size_t agp_smem() {
   return AC_TILE_ELEMS * (sizeof(typename ab_word<T>::A) + sizeof(int) + sizeof(T)) +
          2 * AP_TILE * (2 * sizeof(T) + sizeof(int));
 }
+static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) <= 64 * 1024,
+              "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
 
 template <class T, class SR>
 __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
@@ -340,7 +350,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
   int *nxk = (int *)(Bs + AC_TILE_ELEMS);
   T *rowk = (T *)(nxk + 2 * AP_TILE), *colk = rowk + 2 * AP_TILE;
   __shared__ unsigned taken;
-  __shared__ uint16_t lists[AC_THREADS / 32][AC_TT * AC_TT * 32]; /* agp_search's */
+  __shared__ uint16_t lists[AC_THREADS / 32][AGP_LIST]; /* agp_search's */
   int ty, tx;
   ac_place<AC_TT>(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * AC_TT, nb = all.g.nb;
@@ -355,8 +365,8 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task(g, k);
     __syncthreads();
-    /* the rest's products and the row strips write only the next hops that change
-     * (agp_search) */
+    /* the rest's products (and the integer words' row strips) write only the next hops that
+     * change (agp_search) */
     const bool rest = k.kind == AG_REST,
                tracked = rest || (k.kind == AG_ROW && agp_track_rows<T>());
     int marked = 0;
@@ -368,7 +378,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       uint32_t id[AC_TT][WN];
       agp_steps<T, SR, true, false, agp_track_rows<T>()>(v, nx, As, Ns, Bs, rowk, colk, nxk,
                                                          p.rh + here, NULL, NULL, ty, tx, id);
-      if (tracked) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
+      if constexpr (agp_track_rows<T>()) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
     } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, t));
       agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,

@@ -115,10 +115,12 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
   if constexpr (!ag_form<T>()) {
     return false;
   } else {
-    /* the whole matrix, of at least three tile rows (ag_task_of); with P, 16-bit words up to
-     * the size they gain at */
-    return m.r0 == 0 && m.rows == m.np && m.np >= 3 * AP_TILE &&
-           (!m.N || ab_word<T>::PK == 1 || m.np <= AG_PATHS_MAX_NP_16);
+    /* the whole matrix, of at least three tile rows (ag_task_of); with P too, every work type
+     * up to CK_APSP_GRAPH_TILES_MAX_N (plan_policy.h). With P, H100, D and P by tiles against
+     * the rounds, medians of 5: int16 2112 2.19-2.25 ms against 4.03-4.05, 2816 3.77-3.79
+     * against 5.40, 2 pages of 2816 7.54 against 10.77-10.79 (16-bit words stopped at 2048 while
+     * every step chose a next hop: 2816 took 7.00 ms by tiles against 5.37, doc/NOTES.md) */
+    return m.r0 == 0 && m.rows == m.np && m.np >= 3 * AP_TILE;
   }
 }
 
