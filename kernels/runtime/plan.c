@@ -417,9 +417,8 @@ ck_status ck_plan_apsp(const ck_apsp_args *a, ck_where where, ck_plan *pl) {
   pl->looks_ahead = pl->devices.count == 1 && blocks > 1;
   pl->narrow = narrow_mode != CK_NARROW_OFF && ck_dtype_is_float(a->t);
   /* a graph by tiles in one launch, where one device holds it whole: on one device, or pages
-   * shared whole (the executor runs the rounds where the work values take 8 bytes, and with P
-   * past the size its work type gains at: apsp_graph.cuh); pages with P from their own size
-   * (plan_policy.h) */
+   * shared whole (the executor runs the rounds where the work values take 8 bytes:
+   * ap_graph_tiles); pages with P from their own size (plan_policy.h) */
   const size_t past = ck_apsp_batch_n() + 1,
                least = a->P && a->pages && past > CK_APSP_PAGES_PATHS_TILES_MIN_N
                            ? CK_APSP_PAGES_PATHS_TILES_MIN_N
