@@ -263,6 +263,34 @@
 %! endfor
 
 %!testif ; gpu_available ()
+%! ## the tiled kernel's look at the weights (each tile's rows all read before the first look),
+%! ## on the square piece and (16-bit values, one and a half pages an SM) the wide one, whole
+%! ## and partial rows: a refused weight, a negative weight to itself and a negative integer
+%! ## weight (the guess missed: again in double), each in the last page
+%! gpus = gpu_device ();
+%! sms = gpus([gpus.selected]).multiprocessors;
+%! for many = [ceil(sms / 2) + 3, ceil(1.5 * sms) + 3]
+%!   for n = [130 199 256]
+%!     what = sprintf ("%d pages of %d", many, n);
+%!     W = single (randi ([1 9], n, n, many));
+%!     for c = {"single", "int16"}
+%!       X = cast (W, c{1});
+%!       D = gpu_apsp (X);
+%!       assert (isequal (__cudakernels__ ("last_plan").tile, [64 64 64]), [what ", " c{1}]);
+%!       assert (isequal (D, gpu_apsp (X, "kernel", "cpu")), [what ", " c{1}]);
+%!     endfor
+%!     X = W; X(n, n - 1, many) = NaN;
+%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:invalidinput", "NaN");
+%!     X = W; X(n - 2, n - 2, many) = -1;
+%!     __ck_expect_error__ (@() gpu_apsp (X), "cudakernels:negativecycle",
+%!                          sprintf ("page %d has a negative cycle: vertex %d", many, n - 2));
+%!     X = int16 (W); X(n, 1, many) = -1;
+%!     assert (isequal (gpu_apsp (X), gpu_apsp (X, "kernel", "cpu")), [what ", int16 < 0"]);
+%!   endfor
+%! endfor
+%! assert (__ck_released__ ());
+
+%!testif ; gpu_available ()
 %! ## distances alone of many pages (at least one an SM) of 257 to 1024 vertices: the tiled
 %! ## kernel alone (part of the row strip staged again where it does not fit: below); pages it
 %! ## does not take in 8-byte values (int16 with a negative weight runs in double) run on the

@@ -158,10 +158,25 @@ ab_put_column(C *col, int *ncol, const typename ab_word<T>::W (&v)[TM][TN / ab_w
   if (ARG) ab_sts<int, TM>(ncol, cn);
 }
 
+/* Weight x at row r, column c of a page's graph, looked at as the survey would where b surveys
+ * (ap_batch; apsp.cu: min.+ and min.max of single and double). */
+template <class T, class SR>
+__device__ __forceinline__ void ab_survey(T x, const ap_batch<T> &b, size_t page, int r, int c) {
+  if constexpr (std::is_floating_point<T>::value) {
+    if (b.refused) {
+      if (x != x || (std::is_same<SR, sr_min_plus>::value && x == -(T)INFINITY))
+        atomicOr(b.refused, 1);
+      if (r == c && SR::unbounded(x))
+        atomicMin(b.self, (unsigned long long)page * (unsigned long long)b.n + r);
+    }
+  } else if (b.refused && x > b.nopath) { /* a negative integer: the guess missed */
+    atomicOr(b.refused, 2);
+  }
+}
+
 /* A TM x TN tile of page `page` (in: n x n work values) at rows r0 .., columns c0 .., into
  * registers: the diagonal the empty path, outside the graph isolated padding; with paths, each
- * edge's next hop (its column, 1-based). Where b surveys (ap_batch), each weight is looked at
- * as the survey would (apsp.cu: min.+ and min.max of single and double). */
+ * edge's next hop (its column, 1-based); each weight surveyed (ab_survey). */
 template <class T, class SR, int TM, int TN, bool ARG>
 __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
                                              int (&nx)[TM][TN], const ap_batch<T> &b, const T *in,
@@ -184,20 +199,34 @@ __device__ __forceinline__ void ab_load_tile(typename ab_word<T>::W (&v)[TM][TN 
       T x = b.nopath;
       if (live && r < n && c < n) {
         x = row ? raw[j] : in[(size_t)r * n + c];
-        if constexpr (std::is_floating_point<T>::value) {
-          if (b.refused) {
-            if (x != x || (std::is_same<SR, sr_min_plus>::value && x == -(T)INFINITY))
-              atomicOr(b.refused, 1);
-            if (r == c && SR::unbounded(x))
-              atomicMin(b.self, (unsigned long long)page * (unsigned long long)n + r);
-          }
-        } else if (b.refused && x > b.nopath) { /* a negative integer: the guess missed */
-          atomicOr(b.refused, 2);
-        }
+        ab_survey<T, SR>(x, b, page, r, c);
       }
       if (r == c) x = SR::mul::template one<T>();
       if (ARG) nx[i][j] = r != c && x != b.nopath ? c + 1 : 0;
       ab_set<T, TN>(v[i], j, x);
+    }
+  }
+}
+
+/* The weights of a TM x TN tile at rows r0 .., columns c0 .., already in registers (outside the
+ * graph "no path"), surveyed in place (ab_survey), the diagonal set to the empty path: a caller
+ * that loads every row before the first survey has the rows wait for memory together, where
+ * ab_load_tile's surveys, which may write b's flags (the compiler must take them to alias the
+ * weights), have each row wait in turn. */
+template <class T, class SR, int TM, int TN>
+__device__ __forceinline__ void ab_look_tile(typename ab_word<T>::W (&v)[TM][TN / ab_word<T>::PK],
+                                             const ap_batch<T> &b, size_t page, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    const int r = r0 + i;
+    T raw[TN];
+#pragma unroll
+    for (int j = 0; j < TN; j++) raw[j] = ab_at<T, TN>(v[i], j);
+#pragma unroll
+    for (int j = 0; j < TN; j++) {
+      const int c = c0 + j;
+      if (r < b.n && c < b.n) ab_survey<T, SR>(raw[j], b, page, r, c);
+      ab_set<T, TN>(v[i], j, r == c ? SR::mul::template one<T>() : raw[j]);
     }
   }
 }

@@ -2,8 +2,8 @@
  * Floyd-Warshall on each page by one thread block, over AP_TILE-wide tiles (the rounds' closure of
  * a pivot block, apsp_block.cu, on a whole graph). The page stays in global memory (the L2 holds
  * the pages in flight up to 256 vertices; past them partly); each tile comes into registers, a
- * piece a thread (apsp_tile.cuh: 4 x 4 values, or 4 x 8 of 16 bits where a launch has two
- * pages an SM), for the step that updates it. Round t of
+ * piece a thread (apsp_tile.cuh: 4 x 4 values, or 4 x 8 of 16 bits where a launch has one and a
+ * half pages an SM), for the step that updates it. Round t of
  * nb = ceil(n / AP_TILE):
  *   (t, t)   = D*, closed by plain Floyd-Warshall in registers (a barrier a step);
  *   (t, J)   = min ((t, J), D* (x) (t, J)), the row strip, kept in shared memory;
@@ -24,8 +24,8 @@
  * else as many of the row strip's tiles as leave room for one more, in which the others are
  * staged again for each product that reads them (at_slots). 4-byte values take up to 123
  * registers a thread on sm_90, 128 where it stages; 16-bit halves 80, three blocks an SM on
- * Hopper (at_blocks), and where a launch has two pages an SM or more, a wide piece of 4 x 8
- * values on 128 threads (apsp_tile.cuh, AT_WIDE_PAGES_PER_SM; 116 to 140 registers). Three
+ * Hopper (at_blocks), and where a launch has one and a half pages an SM or more, a wide piece
+ * of 4 x 8 values on 128 threads (apsp_tile.cuh, AT_WIDE_PAGES_PER_SM; 110 to 140 registers). Three
  * blocks an SM of 4-byte values at 256, in 64 KB with the whole row strip staged again and 80
  * registers, ran 8% slower (doc/NOTES.md). */
 #include <limits.h>
@@ -51,11 +51,12 @@
  * padded to two full tiles, 2-20% slower: the block kernel keeps them. */
 #define AT_MIN_N AP_BATCH_BLOCK_N
 /* 16-bit values take the wide piece (apsp_tile.cuh: 4 x 8 values on 128 threads) from this many
- * pages an SM. Against the square piece (H100, int16, two runs each): 160 vertices x 512 pages
- * 30.4-30.6% of gpu_minplus's rate against 26.1; 256 x 256 and 200 x 256 (two blocks on most
- * SMs) 45.5-46.1 against 45.0-45.1 and 22.7-23.1 against 23.0; 512 x 64 (one block an SM, four
- * warps) 20.6-20.9 against 22.3. */
-#define AT_WIDE_PAGES_PER_SM 2
+ * pages an SM. Against the square piece (H100, int16, shares of gpu_minplus's rate, two runs
+ * each): 256 vertices x 256 pages 54.4-54.9% against 52.5-53.1, x 200 43.3-43.7 against
+ * 41.8-42.2; 320 x 200 47.0 against 45.1; but one page an SM (132), 256 vertices 43.9-44.3
+ * against 43.8-45.7, 320 47.3 against 48.2, 512 47.8-48.0 against 50.0-50.2 (one block an SM
+ * has four warps, not eight). */
+#define AT_WIDE_PAGES_PER_SM 1.5
 
 /* Tile rows of a page of n vertices. */
 __host__ __device__ static inline int at_rows(int n) { return (n + AP_TILE - 1) / AP_TILE; }
@@ -107,7 +108,7 @@ __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1;
  * memory an SM could not hold the third block, and there the bound made them spill (sm_75 to
  * sm_89, 8 to 88 bytes). sm_120, built from compute_90 PTX, keeps the bound: 8 bytes of spills
  * in the 16-bit staging instances there. The wide piece's blocks are half the threads: three
- * leave them 170 registers, and they take 116 to 140 without spills on every architecture. */
+ * leave them 170 registers, and they take 110 to 140 without spills on sm_90. */
 template <class T> constexpr int at_blocks() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   return ab_word<T>::PK == 2 ? 3 : 2;
@@ -141,10 +142,16 @@ __global__ void __launch_bounds__(ac_shape<T, WIDE>::THREADS, at_blocks<T>())
   for (int t = 0; t < nb; t++) {
     /* tile (I, J) into v: round 0 from the weights, later from what earlier rounds wrote */
     auto fetch = [&](int I, int J) {
-      if (t == 0)
-        ab_load_tile<T, SR, AC_TT, TN, false>(v, nx, b, in, page, I * AP_TILE + r0,
-                                              J * AP_TILE + c0, true, win);
-      else ac_fetch<T>(v, out, n, b.nopath, I * AP_TILE + r0, J * AP_TILE + c0, wout);
+      const int r = I * AP_TILE + r0, c = J * AP_TILE + c0;
+      if (t > 0) return ac_fetch<T>(v, out, n, b.nopath, r, c, wout);
+      /* every row's loads before the first look (ab_look_tile), but not in the staging
+       * instances, which ran slower so (single 512 x 264 pages 68.5% of the rate against 64%) */
+      if constexpr (STAGE) {
+        ab_load_tile<T, SR, AC_TT, TN, false>(v, nx, b, in, page, r, c, true, win);
+      } else {
+        ac_fetch<T>(v, in, n, b.nopath, r, c, win);
+        ab_look_tile<T, SR, AC_TT, TN>(v, b, page, r, c);
+      }
     };
     /* and back; the last round's diagonal entries are the page's last word on its cycles */
     auto keep = [&](int I, int J) {
