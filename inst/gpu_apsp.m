@@ -97,10 +97,10 @@
 ## vertices (with @var{P}, and @var{D} alone past 256 vertices where the last
 ## does not take them), up to 2816, run on one GPU as graphs by 64-wide
 ## tiles, many in one launch (or a few): each page exactly as its 2-D call,
-## with @var{P} in plain order (on an H100 @var{P} costs 2.6 to 2.8 times
-## @var{D} alone in single and 4.1 to 5.4 in int16 up to 512 vertices, 1.8 to
-## 1.9 and 2.7 to 3.1 past them; 32 graphs of 1024 vertices, @var{D} alone, in
-## 4.6 ms).  Pages in double, and larger ones, run one after the other as 2-D
+## with @var{P} in plain order (on an H100 @var{P} costs 2.7 to 3.0 times
+## @var{D} alone in single and 4.1 to 5.7 in int16 up to 512 vertices, 1.9 to
+## 2.0 and 2.9 to 3.3 past them; 32 graphs of 1024 vertices, @var{D} alone, in
+## 4.4 ms).  Pages in double, and larger ones, run one after the other as 2-D
 ## calls.
 ## An unbounded cycle in any page raises the error, naming the first such page
 ## and a vertex on the cycle.  With several GPUs (the option @qcode{"devices"},
