@@ -236,7 +236,7 @@ function progress (what)
   fflush (stdout);
 endfunction
 
-## [D, P] of W (nthargout would do, but it raises its errors again without their identifier).
+## P of W (nthargout would do, but it raises its errors again without their identifier).
 function P = with_paths (W)
   [~, P] = gpu_apsp (W);
 endfunction

@@ -4,8 +4,9 @@
 ## gpu_apsp over pages as graphs by tiles: pages with P of 129 to 2816 vertices, and D alone of
 ## pages the tiled kernel does not take (few pages, or past 1024 vertices), run on one GPU as
 ## many graphs by tiles, with P in plain Floyd-Warshall's order, all in one launch or a few
-## (kernels/apsp/apsp_graph_tiled.cu, apsp_graph_paths.cu, apsp_pages_run.cuh).  Each page must equal its own 2-D call, D and P bit for bit, and the
-## "cpu" kernel's where every sum is exact, in every work type and semiring the tiles take; an
+## (kernels/apsp/apsp_graph_tiled.cu, apsp_graph_paths.cu, apsp_pages_run.cuh).  Each page
+## must equal its own 2-D call, D and P bit for bit, and the "cpu" kernel's where every sum is
+## exact, in every work type and semiring the tiles take; an
 ## unbounded cycle is named by page and vertex as the page's 2-D call names it (Ctrl-C and out
 ## of memory: tests/test_apsp_pages.m).  Run by tests/run_tests.m.
 

@@ -22,10 +22,10 @@
  * shared memory (the products' A operands in A words: 16-bit values in both halves of a word,
  * ab_word) where they fit two blocks an SM (4-byte values: up to 320 vertices, 96 KB at 256),
  * else as many of the row strip's tiles as leave room for one more, in which the others are
- * staged again for each product that reads them (at_slots). 4-byte values take up to 128
- * registers a thread on sm_90; 16-bit halves 80, three blocks an SM on Hopper (at_blocks), and
- * where a launch has one and a half pages an SM or more, a wide piece of 4 x 8 values on 128
- * threads (apsp_tile.cuh, AT_WIDE_PAGES_PER_SM; 110 to 140 registers). Three blocks an SM of
+ * staged again for each product that reads them (at_slots). 4-byte values take up to 118
+ * registers a thread on sm_90, 128 where it stages; 16-bit halves 80, three blocks an SM on
+ * Hopper (at_blocks), and where a launch has one and a half pages an SM or more, a wide piece
+ * of 4 x 8 values on 128 threads (apsp_tile.cuh, AT_WIDE_PAGES_PER_SM; 102 to 140 registers). Three blocks an SM of
  * 4-byte values at 256, in 64 KB with the whole row strip staged again and 80 registers, ran
  * 8% slower (doc/NOTES.md). */
 #include <limits.h>
@@ -108,7 +108,7 @@ __device__ __forceinline__ int at_slot(int J, int t) { return J < t ? J : J - 1;
  * memory an SM could not hold the third block, and there the bound made them spill (sm_75 to
  * sm_89, 8 to 88 bytes). sm_120, built from compute_90 PTX, keeps the bound: 8 bytes of spills
  * in the 16-bit square instances there. The wide piece's blocks are half the threads: three
- * leave them 170 registers, and they take 110 to 140 without spills on sm_90. */
+ * leave them 170 registers, and they take 102 to 140 without spills on sm_90. */
 template <class T> constexpr int at_blocks() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   return ab_word<T>::PK == 2 ? 3 : 2;
@@ -118,8 +118,8 @@ template <class T> constexpr int at_blocks() {
 }
 
 /* STAGE: some of the row strip's tiles are not kept (at_slots); its own instance, as the
- * staging takes registers (4-byte values on sm_90: 128). WIDE: the piece (ac_shape; 16-bit
- * values on sm_90: 110-140 registers). */
+ * staging takes registers (4-byte values on sm_90: 122-128 against 98-118). WIDE: the piece
+ * (ac_shape; 16-bit values on sm_90: 102-140 registers). */
 template <class T, class SR, bool STAGE, bool WIDE>
 __global__ void __launch_bounds__(ac_shape<T, WIDE>::THREADS, at_blocks<T>())
     ab_close_tiled(const ap_batch<T> b, int slots) {

@@ -27,7 +27,8 @@
  * The rest's products (and agp_track_rows) track each output's winning chunk of AGP_CHUNK
  * steps; then the lanes of a warp search the improved outputs' chunks together, as the rounds'
  * products do (apsp_warptile.cu). A pair update takes the distances' two instructions (16-bit
- * words: one a pair of halves), not four (six), and an output a compare and a select a chunk.
+ * words: one a pair of halves), not four (six), and an output a compare and a select a chunk
+ * (16-bit words: a min, a max and a multiply for both halves, ap_words).
  * H200, D and P of single 2048 (D alone 1.15 ms, next hops step by step 2.33-2.35): chunks of 4
  * 2.00 ms, 8 2.07, 16 2.21; int16 2048 (0.65, 3.08-3.10) 1.80, 1.77, 2.01; chunks of 4 were
  * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
@@ -182,8 +183,9 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
       for (int i = 0; i < AC_TT; i++)
         ab_step_row_w<T, SR, TN, !TRACK>(v[i], nx[i], a[i], bw, nk[i]);
       if (e < AP_TILE) { /* row and column k as they stood at step k, into the histories */
-        if (ROW_OWN) rh[k * AP_TILE + e] = rowk[buf * AP_TILE + e];
-        if (TRACK) Bs[k * AP_TILE + e] = rowk[buf * AP_TILE + e];
+        const T rv = rowk[buf * AP_TILE + e];
+        if (ROW_OWN) rh[k * AP_TILE + e] = rv;
+        if (TRACK) Bs[k * AP_TILE + e] = rv;
         if (COL_OWN) {
           ch[k * AP_TILE + e] = colk[buf * AP_TILE + e];
           chn[k * AP_TILE + e] = nxk[buf * AP_TILE + e];
@@ -315,16 +317,16 @@ __device__ __forceinline__ void agp_search(int total, const typename ab_word<T>:
                                            const int *Ns, const T *Bs, int *N, size_t np,
                                            const uint16_t *list) {
   __syncwarp(); /* the list, to the lanes that search it */
-  auto search = [&](int e) {
-    const int x = list[e], r = x & 63, col = x >> 6 & 63;
-    const int w = agp_winner<T, SR>(As, Bs, r, col, x >> 12);
+  auto search = [&](int x) {
+    const int r = x & 63, w = agp_winner<T, SR>(As, Bs, r, x >> 6 & 63, x >> 12);
     return Ns[w * AP_TILE + r];
   };
   for (int e = threadIdx.x % 32; e < total; e += 64) {
-    const int e2 = e + 32 < total ? e + 32 : e;
-    const int n1 = search(e), n2 = search(e2), x1 = list[e], x2 = list[e2];
+    /* a lane without a second entry searches its first again, keeping the lanes alike */
+    const bool two = e + 32 < total;
+    const int x1 = list[e], x2 = two ? list[e + 32] : x1, n1 = search(x1), n2 = search(x2);
     N[(size_t)(x1 & 63) * np + (x1 >> 6 & 63)] = n1;
-    N[(size_t)(x2 & 63) * np + (x2 >> 6 & 63)] = n2;
+    if (two) N[(size_t)(x2 & 63) * np + (x2 >> 6 & 63)] = n2;
   }
 }
 
@@ -338,6 +340,8 @@ template <class T> static constexpr size_t agp_smem() {
 static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) <= 64 * 1024,
               "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
 
+/* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
+ * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120. */
 template <class T, class SR>
 __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
   typedef ab_word<T> Wd;

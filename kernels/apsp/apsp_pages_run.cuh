@@ -20,7 +20,8 @@ static size_t ap_choice_pages(const ck_apsp_args *a) {
 /* Whether the call's pages run many in a launch as graphs by tiles (with P in plain order): where
  * the planner allows a graph by tiles (on one device; past the batched kernels, with P from
  * CK_APSP_PAGES_PATHS_TILES_MIN_N) and a page's slab would take it (ap_graph_tiles: work values
- * of up to 4 bytes). Each page is then its 2-D call's graph by tiles, bit for bit. D alone takes the tiled kernel first (ap_batched). */
+ * of up to 4 bytes). Each page is then its 2-D call's graph by tiles, bit for bit. D alone takes
+ * the tiled kernel first (ap_batched). */
 template <class T, class SR> static bool ap_graphs_by_tiles(const ck_apsp_args *a, int count) {
   if (!a->pages || count != 1 || !a->plan || !a->plan->graph_tiles) return false;
   const size_t np = round_up(a->n, AP_TILE);
