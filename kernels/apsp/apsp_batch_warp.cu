@@ -16,8 +16,9 @@
  * Measured (H100, int16 64 x 4096 pages, D alone, three to seven calls each): this form, 191
  * registers and ten warps an SM, 0.086-0.093 ms; the staging loops unrolled by 4 (144
  * registers, fourteen warps) 0.098-0.099; each lane writing its rows to global memory itself
- * (106 registers, eighteen warps) 0.102-0.104; the group kernel 0.116-0.122. 4096 pages are
- * 3.1 waves of ten warps an SM. */
+ * (106 registers, eighteen warps) 0.102-0.104; the group kernel 0.116-0.122; as many warps as
+ * the GPU holds, each walking its pages and copying the next one in (cp.async) while it closes
+ * one, 0.113-0.115. 4096 pages are 3.1 waves of ten warps an SM. */
 #include <type_traits>
 
 #include "apsp_batch.cuh"

@@ -14,7 +14,9 @@
  * (one block, a barrier a step): a step of ac_fw_hist takes about 520 cycles at an issue rate of
  * 0.39 a scheduler (ncu, H100). 2 x 2 pieces on 1024 threads were slower still (ac_round 21.3
  * against 17.4 us, ac_fw_hist 22.4 against 17.1): the barrier of 32 warps costs more than their
- * issue slots give. */
+ * issue slots give. Two or four steps a barrier, each thread carrying the group's rows and
+ * columns through it, were slower too (int16 256 x 256 pages 51.5% of the rate against 54.5,
+ * single graph 1024 the same: doc/NOTES.md). */
 #define AC_TT 4
 #define AC_SIDE (AP_TILE / AC_TT)                 /* threads across a tile */
 #define AC_THREADS (AC_SIDE * AC_SIDE)            /* a tile's thread block */
