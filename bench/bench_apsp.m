@@ -81,7 +81,7 @@ function r = rows_and_squaring (o, r)
     for n = o.sizes.(c)
       reps = o.reps - (n >= 16384) * (o.reps - 1);   # one run of the largest
       ## D + P warmed up too below 16384: a first call with P at 1024 took 0.79 ms against 0.54
-      warm = n < 16384;
+      warm = double (n < 16384);   # the gateway takes a number, not a logical
       d = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", n, 1, reps));
       dp = median (__cudakernels__ ("time", "apsp", "min.+", c, "gpu", n, warm, reps, "witness"));
       rate = n^3 / (d / 1e3);

@@ -169,21 +169,29 @@
 %! assert (D, R);
 %! assert (__cudakernels__ ("memory"), [0, 0]);
 
-## Without device memory for the tiles' copy of the weights (a host array's upload holds them)
+## Without device memory for the tiles' copy of the weights (a host array's upload holds them,
+## and a negative weight may close an unbounded cycle, which the rounds would name from them)
 ## and their board, a graph runs on the rounds, which need less at 2816 vertices: the smallest
-## limit the call runs under (steps of 5%) must be a run on the rounds.
+## limit the call runs under (steps of 5%) must be a run on the rounds. Where no weight is
+## negative no cycle can be unbounded, nothing is kept, and the tiles run at that limit.
 %!testif ; gpu_available ()
-%! W = single (randi ([0 99], 2816)); W(rand (2816) > 0.01) = Inf;
+%! W = single (randi ([1 99], 2816)); W(rand (2816) > 0.01) = Inf;
+%! W(1, 2) = -1;   # on no cycle below 0: every other weight is at least 1
 %! old = __cudakernels__ ("settings", "minplus_narrow", "off");   # single, in place
 %! unwind_protect
 %!   R = gpu_apsp (W);
 %!   assert (__cudakernels__ ("last_plan").tile, [64 64 64]);
 %!   [D, plan] = at_smallest_limit (W, 2^25, 1.05);
+%!   W(1, 2) = 1;
+%!   R1 = gpu_apsp (W);
+%!   [D1, plan1] = at_smallest_limit (W, 2^25, 1.05);
 %! unwind_protect_cleanup
 %!   __cudakernels__ ("settings", old);
 %! end_unwind_protect
 %! assert ({plan.graph_tiles, plan.tile}, {true, [0 0 0]});
 %! assert (D, R);   # integer weights: every sum exact, the same D by tiles and by rounds
+%! assert ({plan1.graph_tiles, plan1.tile}, {true, [64 64 64]});
+%! assert (D1, R1);
 %! assert (__cudakernels__ ("memory"), [0, 0]);
 %! ## with P the tiles keep each tile's histories (12 bytes a vertex pair in single): without
 %! ## the memory for them, the rounds, with the same D and P

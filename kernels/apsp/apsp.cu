@@ -22,6 +22,7 @@
  * product exceeds 1 is unbounded). */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <type_traits>
 
 #include "apsp_problem.cuh"
@@ -37,6 +38,8 @@ struct ap_facts {
                        or -0 */
   long long lo, hi;  /* sums: the extremes of the edges (not "no edge", off the diagonal) as the
                        shortest-path problem sees them (-W for max.+) */
+  int below;         /* an edge that would be unbounded as a loop on its own (min.+: negative);
+                        without one no cycle is (a cycle's length is its edges' sum, or product) */
 };
 
 /* W's columns c0 .. c0 + cols - 1 (W points at column c0) of each of its pages (one page: a
@@ -46,7 +49,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
                           ap_facts *f) {
   typedef ap_problem<S> Pb;
   long long lo = LLONG_MAX, hi = LLONG_MIN, negdiag = LLONG_MAX;
-  int refused = 0, fraction = 0;
+  int refused = 0, fraction = 0, below = 0;
   const size_t page = cols * n, count = page * pages, stride = (size_t)gridDim.x * blockDim.x;
   for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
     const Tc v = W[idx];
@@ -62,6 +65,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
       if (Pb::unbounded_self(v)) negdiag = min(negdiag, (long long)(q * n + r));
       continue;
     }
+    below |= Pb::unbounded_self(v);
     if (!Pb::SUMS || Pb::template no_edge<Tc>(v)) continue;
     if constexpr (mp_traits<Tc>::is_float) {
       if (mp_not_whole(v, (Tc)2147483648.0)) { /* v, not -v: the integer work types give +0 for
@@ -82,6 +86,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
       hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
       refused |= __shfl_xor_sync(0xffffffffu, refused, o);
       fraction |= __shfl_xor_sync(0xffffffffu, fraction, o);
+      below |= __shfl_xor_sync(0xffffffffu, below, o);
       negdiag = min(negdiag, __shfl_xor_sync(0xffffffffu, negdiag, o));
     }
   };
@@ -89,19 +94,23 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
   __shared__ int flags[32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
   warp_facts();
-  if (lane == 0)
-    los[warp] = lo, his[warp] = hi, negs[warp] = negdiag, flags[warp] = refused | 2 * fraction;
+  if (lane == 0) {
+    los[warp] = lo, his[warp] = hi, negs[warp] = negdiag;
+    flags[warp] = refused | 2 * fraction | 4 * below;
+  }
   __syncthreads();
   if (warp) return;
   lo = lane < warps ? los[lane] : LLONG_MAX;
   hi = lane < warps ? his[lane] : LLONG_MIN;
   negdiag = lane < warps ? negs[lane] : LLONG_MAX;
   refused = lane < warps ? flags[lane] & 1 : 0;
-  fraction = lane < warps ? flags[lane] >> 1 : 0;
+  fraction = lane < warps ? flags[lane] >> 1 & 1 : 0;
+  below = lane < warps ? flags[lane] >> 2 : 0;
   warp_facts();
   if (lane) return;
   if (refused) atomicOr(&f->refused, 1);
   if (fraction) atomicOr(&f->fraction, 1);
+  if (below) atomicOr(&f->below, 1);
   if (negdiag != LLONG_MAX) atomicMin(&f->negdiag, negdiag);
   if (lo != LLONG_MAX) {
     atomicMin(&f->lo, lo);
@@ -194,6 +203,12 @@ static ap_form ap_pick(const ck_apsp_args *a, const ap_facts &f, bool pages) {
   }
 }
 
+/* Whether a cycle may be unbounded, from the survey: an edge that would be as a loop on its own,
+ * or a weight to itself that is (pages: their run names the page). Where none can, a graph by tiles
+ * neither keeps a host graph's weights for a second run nor waits to read its cycle word, and
+ * leaves its launch queued as the integer work types do (the read took about 12 us a call). */
+static bool ap_may_cycle(const ap_facts &f) { return f.below || f.negdiag != LLONG_MAX; }
+
 /* What each share's device keeps beside its rows: the survey's facts and the unbounded-cycle
  * flags (the rounds': a vertex; the batch's: page * n + vertex). */
 struct ap_scratch {
@@ -204,10 +219,12 @@ struct ap_scratch {
   unsigned long long page_self; /* ... an unbounded diagonal entry, page * n + vertex */
 };
 static_assert(sizeof(ap_scratch) <= CK_SCRATCH_BYTES, "ap_kept keeps it in a lane's slot");
+/* ap_scratch in whole words, as the lane's pinned words hold it (ap_survey_words, ap_findings) */
+constexpr size_t AP_SCRATCH_WORDS = (sizeof(ap_scratch) + sizeof(int) - 1) / sizeof(int);
 
 /* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
 static ap_scratch ap_cleared(void) {
-  return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
+  return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN, 0}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
 }
 
 /* The scratch of a guessed run of pages (ap_class), kept in the lane across calls: a run whose
@@ -296,13 +313,14 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
  * plan says so and its work values allow, else the rounds; the plan notes the tiles where they
  * ran. Where the tiles met an unbounded cycle the rounds run again and name the vertex as
  * before, from the weights, or where they lie in D's buffer (a host array's upload, converted in
- * place, which a second conversion leaves as it is) from a copy taken first. Out of memory for
- * that copy, the tiles' board or (with P) their histories, the rounds run. rounds: whether they
- * ran (their cycle flag is to be read). */
+ * place, which a second conversion leaves as it is) from a copy taken first: not where the
+ * survey found no weight that could close one (cycles false). Out of memory for that copy, the
+ * tiles' board or (with P) their histories, the rounds run. rounds: whether they ran (their
+ * cycle flag is to be read). */
 template <class Tc, class T, int S>
 static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                     ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool in_place,
-                                    bool &rounds) {
+                                    bool cycles, bool &rounds) {
   typedef typename ap_problem<S>::SR SR;
   rounds = true;
   if (!a->plan->graph_tiles || count != 1 || !ap_graph_tiles<T, SR>(slabs[0]))
@@ -310,7 +328,7 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
   ck_apsp_part p = parts[0];
   void *kept = NULL;
   ck_status st = CK_OK;
-  if (ap_graph_cycles<T, SR>() && in_place && p.W == p.D) {
+  if (ap_graph_cycles<T, SR>() && cycles && in_place && p.W == p.D) {
     const size_t bytes = p.cols * a->n * sizeof(Tc);
     st = ck_dev_alloc(&kept, bytes);
     if (st == CK_OK)
@@ -323,7 +341,7 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
     st = ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted");
   bool cycle = false, tiled = false;
   if (st == CK_OK) {
-    st = ap_graph_tiled<T, SR>(slabs[0], cycle);
+    st = ap_graph_tiled<T, SR>(slabs[0], cycles, cycle);
     tiled = st == CK_OK;
   }
   if (st == CK_ERR_OUTOFMEMORY && !tiled) { /* nothing ran: the rounds, which need less */
@@ -344,16 +362,17 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
   return st;
 }
 
-/* One graph on the rounds, its rows shared by the devices of parts. */
+/* One graph on the rounds, its rows shared by the devices of parts (cycles: ap_may_cycle). */
 template <class Tc, class T, int S>
 static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
-                               ap_scratch **sc) {
+                               ap_scratch **sc, bool cycles = true) {
   typedef typename ap_problem<S>::SR SR;
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
   bool rounds = true;
-  if (st == CK_OK) st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, rounds);
+  if (st == CK_OK)
+    st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, cycles, rounds);
   /* the rounds' cycle flag where they ran: the tiles read their own word, and where the work
    * type has no cycles the call leaves their launch queued, as a product does (the flag's read
    * took about 12 us a call) */
@@ -382,31 +401,42 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
 /* The whole device call for class Tc in work type T. Pages past the batched kernels that the
  * tiled kernel does not take run as graphs by tiles, many a launch, and where those do not take
  * T (8-byte values) one by one; a guess (missed) is left for the survey's run, which runs them
- * so. */
+ * so. cycles: whether the weights may close an unbounded cycle (ap_may_cycle; a guess: true). */
 template <class Tc, class T, int S>
 static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                        bool *missed = nullptr, ap_scratch *noted = nullptr) {
+                        bool cycles, bool *missed = nullptr, ap_scratch *noted = nullptr) {
   if (ap_batched<T, typename ap_problem<S>::SR>(a, count)) {
     const bool tiles = ap_tiles<T>(a, parts[0].P);
     if (a->n <= ck_apsp_batch_n() || tiles)
       return ap_run_pages<Tc, T, S>(a, parts[0], sc[0], tiles, missed, noted);
   }
-  if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc);
+  if (!a->pages || count != 1) return ap_run_rounds<Tc, T, S>(a, parts, count, sc, cycles);
   if (missed) return *missed = true, CK_OK;
   if (ap_graphs_by_tiles<T, typename ap_problem<S>::SR>(a, count))
     return ap_run_graph_pages<Tc, T, S>(a, parts[0], sc[0]);
   return ap_run_page_by_page<Tc, T, S>(a, parts[0], sc[0]);
 }
 
+/* The lane's pinned words for a cleared scratch and, after it, a survey's facts (NULL where it
+ * has none): copies from and to pageable memory wait on the host for the copy engine. */
+static int *ap_survey_words(void) {
+  int *words = NULL;
+  if (ck_host_words(&words, 2 * AP_SCRATCH_WORDS) != CK_OK) return NULL;
+  const ap_scratch init = ap_cleared();
+  memcpy(words, &init, sizeof init);
+  return words;
+}
+
 /* Each share's scratch, cleared; f, the facts of no weight. */
-static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratch **sc,
-                                 ap_facts &f) {
+static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratch **sc, ap_facts &f,
+                                 const int *words = NULL) {
   const ap_scratch init = ap_cleared();
   f = init.f;
   for (int i = 0; i < count; i++) {
     CK_TRY(ck_device_use(parts[i].dev));
     if (!sc[i]) CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch))); /* again: cleared */
-    CK_CUDA(cudaMemcpyAsync(sc[i], &init, sizeof init, cudaMemcpyHostToDevice, 0),
+    CK_CUDA(cudaMemcpyAsync(sc[i], words ? (const void *)words : &init, sizeof init,
+                            cudaMemcpyHostToDevice, 0),
             "clearing the survey");
   }
   return CK_OK;
@@ -416,7 +446,9 @@ static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratc
 template <class Tc, int S>
 static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                ap_scratch **sc, ap_facts &f) {
-  CK_TRY(ap_scratch_init(parts, count, sc, f));
+  int *words = ap_survey_words();
+  ap_facts *read = words ? (ap_facts *)(words + AP_SCRATCH_WORDS) : NULL;
+  CK_TRY(ap_scratch_init(parts, count, sc, f, words));
   for (int i = 0; i < count; i++) {
     const size_t cols = parts[i].cols;
     CK_TRY(ck_device_use(parts[i].dev));
@@ -429,8 +461,15 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
   for (int i = 0; i < count; i++) {
     ap_facts g;
     CK_TRY(ck_device_use(parts[i].dev));
-    CK_CUDA(cudaMemcpy(&g, &sc[i]->f, sizeof g, cudaMemcpyDeviceToHost), "surveying the weights");
-    f.refused |= g.refused, f.fraction |= g.fraction;
+    if (read) {
+      CK_CUDA(cudaMemcpyAsync(read, &sc[i]->f, sizeof g, cudaMemcpyDeviceToHost, 0),
+              "surveying the weights");
+      CK_CUDA(cudaStreamSynchronize(0), "surveying the weights");
+      memcpy(&g, read, sizeof g);
+    } else {
+      CK_CUDA(cudaMemcpy(&g, &sc[i]->f, sizeof g, cudaMemcpyDeviceToHost), "surveying the weights");
+    }
+    f.refused |= g.refused, f.fraction |= g.fraction, f.below |= g.below;
     f.negdiag = g.negdiag < f.negdiag ? g.negdiag : f.negdiag;
     f.lo = g.lo < f.lo ? g.lo : f.lo;
     f.hi = g.hi > f.hi ? g.hi : f.hi;
@@ -459,11 +498,11 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
       CK_TRY(ck_device_use(parts[0].dev));
       if (ap_kept_take(k)) {
         ap_scratch found = ap_cleared();
-        st = ap_run<Tc, Tg, S>(a, parts, count, &k.sc, &missed, &found);
+        st = ap_run<Tc, Tg, S>(a, parts, count, &k.sc, true, &missed, &found);
         ap_kept_give(k, st, found);
       } else {
         CK_TRY(ap_scratch_init(parts, count, sc, f));
-        st = ap_run<Tc, Tg, S>(a, parts, count, sc, &missed);
+        st = ap_run<Tc, Tg, S>(a, parts, count, sc, true, &missed);
       }
       if (st != CK_OK || !missed) return st;
     }
@@ -480,16 +519,17 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
             "noting a weight to itself");
   }
   const ap_form form = ap_pick<Tc, S>(a, f, a->pages > 0);
+  const bool cycles = ap_may_cycle(f);
   a->plan->work /* found: the work type */ = form == AP_U32      ? CK_UINT32
                                              : form == AP_U16    ? CK_UINT16
                                              : form == AP_DOUBLE ? CK_DOUBLE
                                                                  : a->t;
   if constexpr (!Pb::TIMES && (!is_float || Pb::SUMS)) {
-    if (form == AP_U32) return ap_run<Tc, uint32_t, S>(a, parts, count, sc);
-    if (form == AP_U16) return ap_run<Tc, uint16_t, S>(a, parts, count, sc);
+    if (form == AP_U32) return ap_run<Tc, uint32_t, S>(a, parts, count, sc, cycles);
+    if (form == AP_U16) return ap_run<Tc, uint16_t, S>(a, parts, count, sc, cycles);
   }
-  if constexpr (is_float) return ap_run<Tc, Tc, S>(a, parts, count, sc);
-  else if constexpr (Pb::SUMS) return ap_run<Tc, double, S>(a, parts, count, sc);
+  if constexpr (is_float) return ap_run<Tc, Tc, S>(a, parts, count, sc, cycles);
+  else if constexpr (Pb::SUMS) return ap_run<Tc, double, S>(a, parts, count, sc, cycles);
   else return ck_fail(CK_ERR_INVALID, "no work type for %s", ck_dtype_name(a->t));
 }
 

@@ -286,7 +286,8 @@ ck_status ap_rounds(const ap_matrix<T, SR> *slabs, int count, ck_apsp_args *a);
 /* One graph in one launch by 64-wide tiles (apsp_graph_tiled.cu; with the next hops, where m has
  * them, apsp_graph_paths.cu: plain Floyd-Warshall's order), where ap_graph_tiles takes its one
  * slab m: values of up to 4 bytes, a size the launch is faster at.
- * cycle: a diagonal came out unbounded (the rounds name the vertex). */
+ * cycle: a diagonal came out unbounded (the rounds name the vertex); looked for only where
+ * cycles (apsp.cu's ap_may_cycle) and the work type has negatives (ap_graph_cycles). */
 template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
 /* Whether a graph by tiles in work type T can meet an unbounded cycle (the integer work types
  * hold no negatives, and min.max none at all): where it does, the rounds run again from the
@@ -294,15 +295,17 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
 template <class T, class SR> constexpr bool ap_graph_cycles() {
   return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
 }
-template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle);
+template <class T, class SR>
+ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle);
 /* ... and many graphs of np x np (padded) one after the other in X (and N, the next hops, or
  * NULL), in one launch: first, the smallest page * np + vertex whose diagonal came out unbounded
- * (INT_MAX: none), so pages * np stays below INT_MAX. ap_graph_pages_bytes: the device memory a
- * page takes beyond X and N (the board; with P the histories). */
+ * (INT_MAX: none), so pages * np stays below INT_MAX; cycles false (no weight can close an
+ * unbounded cycle, apsp.cu's ap_may_cycle): not looked for. ap_graph_pages_bytes: the device
+ * memory a page takes beyond X and N (the board; with P the histories). */
 template <class T, class SR>
-ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &first);
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first);
 template <class T, class SR>
-ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &first);
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first);
 template <class T> size_t ap_graph_pages_bytes(size_t np, bool paths) {
   const size_t cells = (np / AP_TILE) * (np / AP_TILE);
   return cells *

@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
 }
 
 template <class T, class SR>
-ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &first) {
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first) {
   first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
@@ -446,13 +446,13 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &fir
                       (T *)h,
                       (T *)h + hist,
                       (int *)((T *)h + 2 * hist)};
-    constexpr bool cycles = ap_graph_cycles<T, SR>();
-    e = ag_clear(board, cells + 1, p.g.neg, cycles);
+    const bool looked = ap_graph_cycles<T, SR>() && cycles;
+    e = ag_clear(board, cells + 1, p.g.neg, looked);
     if (e == cudaSuccess) {
       agp_close<T, SR><<<ag_blocks(nb, per_sm, pages), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
-    const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, cycles, np, pages, first),
+    const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, looked, np, pages, first),
                                        "closing graphs by tiles with paths");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(h);
@@ -462,5 +462,5 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, int &fir
 }
 
 #define AP_GRAPH_PATHS_INSTANCE(T, SR) \
-  template ck_status ap_graph_paths_pages<T, SR>(T *, int *, size_t, unsigned, int &);
+  template ck_status ap_graph_paths_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &);
 AP_INSTANTIATE_SR(AP_GRAPH_PATHS_INSTANCE)

@@ -125,8 +125,8 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
 }
 
 template <class T, class SR>
-ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &first) {
-  if (N) return ap_graph_paths_pages<T, SR>(X, N, np, pages, first); /* apsp_graph_paths.cu */
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first) {
+  if (N) return ap_graph_paths_pages<T, SR>(X, N, np, pages, cycles, first); /* with P */
   first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
@@ -142,13 +142,13 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &fir
     CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + 2) * sizeof(int)));
     ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages};
     g.next = (unsigned *)(board + 2 * cells), g.neg = board + 2 * cells + 1;
-    constexpr bool cycles = ap_graph_cycles<T, SR>();
-    cudaError_t e = ag_clear(board, 2 * cells + 1, g.neg, cycles);
+    const bool looked = ap_graph_cycles<T, SR>() && cycles;
+    cudaError_t e = ag_clear(board, 2 * cells + 1, g.neg, looked);
     if (e == cudaSuccess) {
       kernel<<<ag_blocks(nb, per_sm, pages), ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
-    const ck_status st = ck_cuda_check(ag_first(e, g.neg, cycles, np, pages, first),
+    const ck_status st = ck_cuda_check(ag_first(e, g.neg, looked, np, pages, first),
                                        "closing graphs by tiles");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(board);
@@ -156,15 +156,16 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, int &fir
   }
 }
 
-template <class T, class SR> ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool &cycle) {
+template <class T, class SR>
+ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle) {
   int first = INT_MAX;
-  const ck_status st = ap_graph_tiled_pages<T, SR>(m.X, m.N, m.np, 1, first);
+  const ck_status st = ap_graph_tiled_pages<T, SR>(m.X, m.N, m.np, 1, cycles, first);
   cycle = st == CK_OK && first != INT_MAX;
   return st;
 }
 
-#define AP_GRAPH_TILED_INSTANCE(T, SR)                                        \
-  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &);              \
-  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool &); \
-  template ck_status ap_graph_tiled_pages<T, SR>(T *, int *, size_t, unsigned, int &);
+#define AP_GRAPH_TILED_INSTANCE(T, SR)                                              \
+  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &);                    \
+  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool, bool &); \
+  template ck_status ap_graph_tiled_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &);
 AP_INSTANTIATE_SR(AP_GRAPH_TILED_INSTANCE)

@@ -230,7 +230,7 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
                                                 ap_no_path<Tc, T, S>());
     st = ck_cuda_check(cudaGetLastError(), "converting the weights");
     int first = INT_MAX;
-    if (st == CK_OK) st = ap_graph_tiled_pages<T, typename Pb::SR>(x, nx, np, count, first);
+    if (st == CK_OK) st = ap_graph_tiled_pages<T, typename Pb::SR>(x, nx, np, count, true, first);
     if (st == CK_OK) launches++;
     if (st == CK_OK && first != INT_MAX)
       cycle = q0 + (size_t)first / np, vertex = (int)((size_t)first % np);
@@ -263,7 +263,7 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
  * (a copy from pageable memory took longer). */
 static ck_status ap_findings(const ap_scratch *sc, ap_scratch *found) {
   int *words = NULL;
-  if (ck_host_words(&words, (sizeof *found + sizeof(int) - 1) / sizeof(int)) != CK_OK) {
+  if (ck_host_words(&words, AP_SCRATCH_WORDS) != CK_OK) {
     CK_CUDA(cudaMemcpy(found, sc, sizeof *found, cudaMemcpyDeviceToHost),
             "reading the unbounded-cycle flag");
     return CK_OK;
