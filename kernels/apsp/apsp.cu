@@ -221,6 +221,8 @@ struct ap_scratch {
 static_assert(sizeof(ap_scratch) <= CK_SCRATCH_BYTES, "ap_kept keeps it in a lane's slot");
 /* ap_scratch in whole words, as the lane's pinned words hold it (ap_survey_words, ap_findings) */
 constexpr size_t AP_SCRATCH_WORDS = (sizeof(ap_scratch) + sizeof(int) - 1) / sizeof(int);
+static_assert(AP_SCRATCH_WORDS * sizeof(int) % alignof(ap_facts) == 0,
+              "the facts after a scratch in the pinned words are aligned");
 
 /* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
 static ap_scratch ap_cleared(void) {
@@ -446,6 +448,7 @@ static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratc
 template <class Tc, int S>
 static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                ap_scratch **sc, ap_facts &f) {
+  CK_TRY(ck_device_use(parts[0].dev)); /* the words of the lane that the call's devices share */
   int *words = ap_survey_words();
   ap_facts *read = words ? (ap_facts *)(words + AP_SCRATCH_WORDS) : NULL;
   CK_TRY(ap_scratch_init(parts, count, sc, f, words));
