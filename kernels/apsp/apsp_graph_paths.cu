@@ -98,22 +98,41 @@ __device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][AC_TT], int *
 }
 
 /* A history into shared memory, past the L1 (other blocks wrote it): a column history into A
- * words with its next hops, a row history as values. */
+ * words with its next hops, a row history as values. Each thread sends out all of its 16-byte
+ * loads before its first store: the history comes from the L2, and a task on a round's chain
+ * waits for it (with four scalar loads in flight at a time it waited four times). */
 template <class T>
 __device__ __forceinline__ void agp_stage_cols(typename ab_word<T>::A *As, int *Ns, const T *h,
                                                const int *n) {
-#pragma unroll 4
-  for (int e = threadIdx.x; e < (int)AC_TILE_ELEMS; e += AC_THREADS) {
-    As[e] = ab_wide<T>(__ldcg(h + e));
-    Ns[e] = __ldcg(n + e);
+  typedef typename ab_word<T>::A A;
+  constexpr int PER = 16 / sizeof(T), PASSES = (int)AC_TILE_ELEMS / (AC_THREADS * PER);
+  T hv[PASSES][PER];
+  int nv[PASSES][PER];
+#pragma unroll
+  for (int i = 0; i < PASSES; i++) {
+    const int e = (i * AC_THREADS + threadIdx.x) * PER;
+    ab_lds<T, PER, true>(hv[i], h + e);
+    ab_lds<int, PER, true>(nv[i], n + e);
+  }
+#pragma unroll
+  for (int i = 0; i < PASSES; i++) {
+    const int e = (i * AC_THREADS + threadIdx.x) * PER;
+    A a[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) a[j] = ab_wide<T>(hv[i][j]);
+    ab_sts<A, PER>(As + e, a);
+    ab_sts<int, PER>(Ns + e, nv[i]);
   }
 }
 template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
   typedef typename ab_piece<T, 16 / sizeof(T)>::V V; /* 16 bytes */
-  constexpr int PER = 16 / sizeof(T);
-#pragma unroll 2
-  for (int e = threadIdx.x * PER; e < (int)AC_TILE_ELEMS; e += AC_THREADS * PER)
-    *(V *)(Bs + e) = __ldcg((const V *)(h + e));
+  constexpr int PER = 16 / sizeof(T), PASSES = (int)AC_TILE_ELEMS / (AC_THREADS * PER);
+  V r[PASSES];
+#pragma unroll
+  for (int i = 0; i < PASSES; i++)
+    r[i] = __ldcg((const V *)(h + (i * AC_THREADS + threadIdx.x) * PER));
+#pragma unroll
+  for (int i = 0; i < PASSES; i++) *(V *)(Bs + (i * AC_THREADS + threadIdx.x) * PER) = r[i];
 }
 
 /* A chunk's end for a tracked piece: where now beats was, the chunk (1 + its index, for 16-bit
