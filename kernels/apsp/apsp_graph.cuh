@@ -133,9 +133,9 @@ static cudaError_t ag_clear(int *board, size_t words, int *neg, bool cycles) {
 }
 
 /* After it (e: the launch's error): first, the smallest page * np + vertex whose diagonal came
- * out unbounded, else INT_MAX. Where the work type has no cycles nothing is read, and, as a
- * product does, the call leaves the launch queued (a wait for it took about 12 us a call, int16,
- * H100). */
+ * out unbounded, else INT_MAX. Where none is looked for (cycles false: the work type has none, or
+ * no weight can close one) nothing is read, and, as a product does, the call leaves the launch
+ * queued (a wait for it took about 12 us a call, int16 and single, H100). */
 static cudaError_t ag_first(cudaError_t e, const int *neg, bool cycles, size_t np, size_t pages,
                             int &first) {
   int word = INT_MAX;
