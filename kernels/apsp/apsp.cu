@@ -224,6 +224,17 @@ constexpr size_t AP_SCRATCH_WORDS = (sizeof(ap_scratch) + sizeof(int) - 1) / siz
 static_assert(AP_SCRATCH_WORDS * sizeof(int) % alignof(ap_facts) == 0,
               "the facts after a scratch in the pinned words are aligned");
 
+/* bytes at dev (on the current device) into host, through pinned words where the lane has them
+ * (NULL: none; a copy into pageable memory took longer, doc/NOTES.md) */
+static ck_status ap_read_back(void *host, const void *dev, size_t bytes, void *pinned,
+                              const char *what) {
+  if (!pinned) return ck_cuda_check(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), what);
+  CK_CUDA(cudaMemcpyAsync(pinned, dev, bytes, cudaMemcpyDeviceToHost, 0), what);
+  CK_CUDA(cudaStreamSynchronize(0), what);
+  memcpy(host, pinned, bytes);
+  return CK_OK;
+}
+
 /* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
 static ap_scratch ap_cleared(void) {
   return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN, 0}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
@@ -464,14 +475,7 @@ static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts,
   for (int i = 0; i < count; i++) {
     ap_facts g;
     CK_TRY(ck_device_use(parts[i].dev));
-    if (read) {
-      CK_CUDA(cudaMemcpyAsync(read, &sc[i]->f, sizeof g, cudaMemcpyDeviceToHost, 0),
-              "surveying the weights");
-      CK_CUDA(cudaStreamSynchronize(0), "surveying the weights");
-      memcpy(&g, read, sizeof g);
-    } else {
-      CK_CUDA(cudaMemcpy(&g, &sc[i]->f, sizeof g, cudaMemcpyDeviceToHost), "surveying the weights");
-    }
+    CK_TRY(ap_read_back(&g, &sc[i]->f, sizeof g, read, "surveying the weights"));
     f.refused |= g.refused, f.fraction |= g.fraction, f.below |= g.below;
     f.negdiag = g.negdiag < f.negdiag ? g.negdiag : f.negdiag;
     f.lo = g.lo < f.lo ? g.lo : f.lo;

@@ -263,16 +263,8 @@ static ck_status ap_run_graph_pages(ck_apsp_args *a, const ck_apsp_part &p, ap_s
  * (a copy from pageable memory took longer). */
 static ck_status ap_findings(const ap_scratch *sc, ap_scratch *found) {
   int *words = NULL;
-  if (ck_host_words(&words, AP_SCRATCH_WORDS) != CK_OK) {
-    CK_CUDA(cudaMemcpy(found, sc, sizeof *found, cudaMemcpyDeviceToHost),
-            "reading the unbounded-cycle flag");
-    return CK_OK;
-  }
-  CK_CUDA(cudaMemcpyAsync(words, sc, sizeof *found, cudaMemcpyDeviceToHost, 0),
-          "reading the unbounded-cycle flag");
-  CK_CUDA(cudaStreamSynchronize(0), "reading the unbounded-cycle flag");
-  memcpy(found, words, sizeof *found);
-  return CK_OK;
+  if (ck_host_words(&words, AP_SCRATCH_WORDS) != CK_OK) words = NULL;
+  return ap_read_back(found, sc, sizeof *found, words, "reading the unbounded-cycle flag");
 }
 
 /* Every page on the batched kernels (tiles: the tiled kernel, ap_tiles), in launches of
