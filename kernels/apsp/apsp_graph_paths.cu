@@ -10,9 +10,9 @@
  *           next hops) recorded (the tile's column history);
  *   (I, J)  min ((I, J), column history of (I, t) (x) row history of (t, J)), strictly smaller
  *           only, the first k of the minimum winning: what the steps one by one would leave.
- * The rest (and, for integer words, the row strips) track their winners by chunks of steps and
- * search them only where an output improved (agp_product_tracked, agp_search): only those next
- * hops are written.
+ * The products (the rest's and the next pivot's) and, for integer words, the row strips track
+ * their winners by chunks of steps and search them only where an output improved
+ * (agp_product_tracked; agp_search, agp_resolve): only those next hops are written.
  * Each tile is a row strip in one round and a column strip in another, so each keeps one row
  * history and one column history (hist: k-major, as the products read them), written once: no
  * task waits for another to finish reading. A task waits for the tiles its operands come from,
@@ -225,32 +225,10 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
   }
 }
 
-/* acc = min (acc, A (x) B) with next hops over the tile's steps, strictly smaller only (the first
- * k of the minimum wins): A a column history (A words) with its next hops, B a row history. */
-template <class T, class SR>
-__device__ __forceinline__ void
-agp_product(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
-            const typename ab_word<T>::A *As, const int *Ns, const T *Bs, int r0, int c0) {
-  typedef typename ab_word<T>::W W;
-  typedef typename ab_word<T>::A A;
-  constexpr int WN = AC_TT / ab_word<T>::PK;
-#pragma unroll 4
-  for (int k = 0; k < AP_TILE; k++) {
-    W bw[WN];
-    A a[AC_TT];
-    int nk[AC_TT];
-    ab_lds<W, WN>(bw, (const W *)(Bs + k * AP_TILE + c0));
-    ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
-    ab_lds<int, AC_TT>(nk, Ns + k * AP_TILE + r0);
-#pragma unroll
-    for (int i = 0; i < AC_TT; i++)
-      ab_step_row_w<T, SR, AC_TT, true>(acc[i], nx[i], a[i], bw, nk[i]);
-  }
-}
-
-/* acc = min (acc, A (x) B) as agp_product leaves it, without its next hops: each output's
- * winning chunk into id instead (1 + the chunk, 0 where it did not improve; for 16-bit words one
- * a half), for agp_search. The chunk loop stays rolled: unrolled, the body is 1024 updates. */
+/* acc = min (acc, A (x) B), A a column history (A words), B a row history, strictly smaller only
+ * (the first k of the minimum wins), without next hops: each output's winning chunk into id (1 +
+ * the chunk, 0 where it did not improve; for 16-bit words one a half), for agp_search or
+ * agp_resolve. The chunk loop stays rolled: unrolled, the body is 1024 updates. */
 template <class T, class SR>
 __device__ __forceinline__ void
 agp_product_tracked(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK],
@@ -303,13 +281,21 @@ __device__ __forceinline__ int agp_winner(const typename ab_word<T>::A *As, cons
   return w;
 }
 
+/* Output (i, j)'s entry of a tracked product's id: 1 + its winning chunk, 0 where it did not
+ * improve. */
+template <class T>
+__device__ __forceinline__ uint32_t agp_chunk(const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
+                                              int i, int j) {
+  constexpr int PK = ab_word<T>::PK;
+  return PK == 2 ? id[i][j / PK] >> 16 * (j % PK) & 0xffffu : id[i][j / PK];
+}
+
 /* The outputs that improved (id: agp_product_tracked's) listed for agp_search in this warp's
  * list, one 16-bit entry each: row, column and chunk (owner lanes in order, by ballots); returns
  * their number. */
 template <class T>
 __device__ __forceinline__ int agp_mark(const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
                                         uint16_t *list, int r0, int c0) {
-  constexpr int PK = ab_word<T>::PK;
   static_assert(AP_TILE <= 64 && AP_TILE / AGP_CHUNK <= 16, "an entry is 6 + 6 + 4 bits");
   const unsigned below = (1u << (threadIdx.x % 32)) - 1u;
   int total = 0;
@@ -317,7 +303,7 @@ __device__ __forceinline__ int agp_mark(const uint32_t (&id)[AC_TT][AC_TT / ab_w
   for (int i = 0; i < AC_TT; i++)
 #pragma unroll
     for (int j = 0; j < AC_TT; j++) {
-      const uint32_t c = PK == 2 ? id[i][j / PK] >> 16 * (j % PK) & 0xffffu : id[i][j / PK];
+      const uint32_t c = agp_chunk<T>(id, i, j);
       const unsigned who = __ballot_sync(0xffffffffu, c != 0);
       if (c)
         list[total + __popc(who & below)] = (uint16_t)((r0 + i) | (c0 + j) << 6 | (c - 1) << 12);
@@ -348,6 +334,26 @@ __device__ __forceinline__ void agp_search(int total, const typename ab_word<T>:
     N[(size_t)(x1 & 63) * np + (x1 >> 6 & 63)] = n1;
     if (two) N[(size_t)(x2 & 63) * np + (x2 >> 6 & 63)] = n2;
   }
+}
+
+/* The next hops of this thread's outputs that a tracked product improved (id), into its own next
+ * hops nx, each its winner's in the column history: the next pivot's, whose closure goes on from
+ * them. Each thread searches its own (a warp runs a search where any of its lanes improved):
+ * the next pivot is one task a round, on the chain, where the SM has nothing else to run.
+ * Against the product with next hops at every step: D + P of int16 1024 0.68 -> 0.60 ms, 2048
+ * 1.77 -> 1.61, single 1024 0.51 -> 0.50 (H100, doc/NOTES.md). */
+template <class T, class SR>
+__device__ __forceinline__ void
+agp_resolve(int (&nx)[AC_TT][AC_TT], const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
+            const typename ab_word<T>::A *As, const int *Ns, const T *Bs, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+    for (int j = 0; j < AC_TT; j++) {
+      const uint32_t c = agp_chunk<T>(id, i, j);
+      if (c)
+        nx[i][j] = Ns[agp_winner<T, SR>(As, Bs, r0 + i, c0 + j, (int)c - 1) * AP_TILE + r0 + i];
+    }
 }
 
 /* Shared memory a block, dynamic: a column history (A words) and its next hops, a row history,
@@ -415,8 +421,10 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
         uint32_t id[AC_TT][WN];
         agp_product_tracked<T, SR>(v, id, As, Bs, r0, c0);
         marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
-      } else {
-        agp_product<T, SR>(v, nx, As, Ns, Bs, r0, c0);
+      } else { /* the next pivot */
+        uint32_t id[AC_TT][WN];
+        agp_product_tracked<T, SR>(v, id, As, Bs, r0, c0);
+        agp_resolve<T, SR>(nx, id, As, Ns, Bs, r0, c0);
       }
     }
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
