@@ -34,6 +34,16 @@
  * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
  * has the forms of the search that were no faster. */
 #define AGP_CHUNK 4
+/* Where a round's tasks fit in the blocks the GPU holds at once (the chain holds the call), a
+ * round's strips step through the pivot's histories as its closure writes them: they start once
+ * its first AGP_HALF steps are out (agp_publish), and wait for the rest before their own step
+ * AGP_HALF (agp_strip_mid), so that the strips' first half runs beside the closure's second.
+ * H100, D + P, against the strips after the whole closure: single 1024 0.497-0.504 -> 0.446-0.447
+ * ms, 512 0.261-0.269 -> 0.236, 300 0.266-0.278 -> 0.242, int16 1024 0.592-0.601 -> 0.532-0.533;
+ * where a round's tasks fill the GPU, the strips' waits in mid-task cost more than the overlap
+ * saves (single 2048 1.91-1.92 -> 1.97-1.98, pages 256 x 256 1.29-1.30 -> 1.33-1.34), so those
+ * run as before (agp_pipelined). */
+#define AGP_HALF (AP_TILE / 2)
 #define AGP_LIST (AC_TT * AC_TT * 32) /* a warp's outputs: its list of improved ones at most */
 /* The row strips track theirs for the integer words only (DPX: a step with next hops is one
  * instruction and a compare and selects beside). A row strip is on a round's chain, and with
@@ -46,12 +56,15 @@ template <class T> __host__ __device__ static constexpr bool agp_track_rows() {
 
 /* The launch's memory beyond the distances' (ag_graph): the next hops beside X, and each tile's
  * histories: rh its rows k, ch its columns k (values) and chn their next hops, AC_TILE_ELEMS
- * each a tile, row k of the history at k * AP_TILE; a page's after the page before. */
+ * each a tile, row k of the history at k * AP_TILE; a page's after the page before. half: for
+ * each pivot (nb a page), 1 once its closure's histories of steps 0 .. AGP_HALF - 1 are out;
+ * NULL where the strips wait for the whole closure (agp_pipelined). */
 template <class T> struct agp_graph {
   ag_graph<T> g;
   int *N;
   T *rh, *ch;
   int *chn;
+  int *half;
 };
 
 /* Page q's graph, next hops, board and histories, as one graph's launch holds them. */
@@ -62,6 +75,7 @@ __device__ __forceinline__ agp_graph<T> agp_page(const agp_graph<T> &p, unsigned
   o.g = ag_page(p.g, q);
   o.N += q * p.g.np * p.g.np;
   o.rh += q * hist, o.ch += q * hist, o.chn += q * hist;
+  if (o.half) o.half += q * p.g.nb;
   return o;
 }
 
@@ -71,10 +85,14 @@ __device__ __forceinline__ size_t agp_hist(int nb, int I, int J) {
 }
 
 /* Thread 0: wait until task k may run: its tile's update of the round before, and the tiles its
- * operands' histories come from (their histories are never written again). */
-template <class T> __device__ void agp_wait_task(const ag_graph<T> &g, const ag_task &k) {
+ * operands' histories come from (their histories are never written again); a strip, where
+ * pipelined, for the first half of the pivot's histories only (agp_strip_mid waits for the
+ * rest). */
+template <class T> __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
+  const ag_graph<T> &g = p.g;
   const int nb = g.nb, t = k.t;
-  if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
+  if ((k.kind == AG_ROW || k.kind == AG_COL) && p.half) ag_wait(&p.half[t], 1);
+  else if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
   if (k.kind == AG_REST || k.kind == AG_NEXT) {
     ag_wait(&g.ver[k.I * nb + t], t + 1);
     ag_wait(&g.ver[t * nb + k.J], t + 1);
@@ -102,11 +120,13 @@ __device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][AC_TT], int *
  * loads before its first store, since a task on a round's chain waits for the L2: against four
  * scalar loads at a time, D + P of single 1024 0.519 -> 0.501 ms, 2048 2.05 -> 1.92, 256 x 256
  * pages 1.44 -> 1.30 (H100, doc/NOTES.md). */
-template <class T>
+template <class T, int FROM = 0, int COUNT = (int)AC_TILE_ELEMS>
 __device__ __forceinline__ void agp_stage_cols(typename ab_word<T>::A *As, int *Ns, const T *h,
                                                const int *n) {
   typedef typename ab_word<T>::A A;
-  constexpr int PER = 16 / sizeof(T), PASSES = (int)AC_TILE_ELEMS / (AC_THREADS * PER);
+  constexpr int PER = 16 / sizeof(T), PASSES = COUNT / (AC_THREADS * PER);
+  static_assert(COUNT % (AC_THREADS * PER) == 0, "whole passes");
+  As += FROM, Ns += FROM, h += FROM, n += FROM;
   T hv[PASSES][PER];
   int nv[PASSES][PER];
 #pragma unroll
@@ -125,9 +145,12 @@ __device__ __forceinline__ void agp_stage_cols(typename ab_word<T>::A *As, int *
     ab_sts<int, PER>(Ns + e, nv[i]);
   }
 }
-template <class T> __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
+template <class T, int FROM = 0, int COUNT = (int)AC_TILE_ELEMS>
+__device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
   typedef typename ab_piece<T, 16 / sizeof(T)>::V V; /* 16 bytes */
-  constexpr int PER = 16 / sizeof(T), PASSES = (int)AC_TILE_ELEMS / (AC_THREADS * PER);
+  constexpr int PER = 16 / sizeof(T), PASSES = COUNT / (AC_THREADS * PER);
+  static_assert(COUNT % (AC_THREADS * PER) == 0, "whole passes");
+  Bs += FROM, h += FROM;
   V r[PASSES];
 #pragma unroll
   for (int i = 0; i < PASSES; i++)
@@ -159,12 +182,14 @@ agp_keep(typename ab_word<T>::W (&was)[AC_TT][AC_TT / ab_word<T>::PK],
  * the rest's products track them (agp_product_tracked), and the tile's rows k recorded into Bs
  * as well, for agp_search. A chunk's rows k change from step to step, but once recorded each
  * step's term is fixed, and an output's last improving step is the first whose term is the
- * chunk's least, as in a product. */
-template <class T, class SR, bool ROW_OWN, bool COL_OWN, bool TRACK = false>
+ * chunk's least, as in a product. mid () runs before step AGP_HALF, after the barrier of the step
+ * before: the closure's agp_publish, the strips' agp_strip_mid. */
+template <class T, class SR, bool ROW_OWN, bool COL_OWN, bool TRACK = false, class F>
 __device__ __forceinline__ void
 agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
           const typename ab_word<T>::A *As, const int *Ns, T *Bs, T *rowk, T *colk, int *nxk, T *rh,
-          T *ch, int *chn, int ty, int tx, uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr) {
+          T *ch, int *chn, int ty, int tx, const F &mid,
+          uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr) {
   typedef typename ab_word<T>::W W;
   typedef typename ab_word<T>::A A;
   constexpr int TN = AC_TT, WN = TN / ab_word<T>::PK;
@@ -182,6 +207,7 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
   if (COL_OWN && tx == 0) ab_put_column<T, AC_TT, TN, true>(colk + r0, nxk + r0, v, nx, 0);
   __syncthreads();
   for (int k0 = 0; k0 < AP_TILE; k0 += AC_TT) {
+    if (k0 == AGP_HALF) mid(); /* after step AGP_HALF - 1's barrier */
 #pragma unroll
     for (int kk = 0; kk < AC_TT; kk++) {
       const int k = k0 + kk, buf = k & 1, nb = buf ^ 1, e = threadIdx.x;
@@ -356,6 +382,33 @@ agp_resolve(int (&nx)[AC_TT][AC_TT], const uint32_t (&id)[AC_TT][AC_TT / ab_word
     }
 }
 
+/* The closure's mid (): its histories of steps 0 .. AGP_HALF - 1, stored before the barrier
+ * that ended step AGP_HALF - 1, out to the strips that wait on half. */
+__device__ __forceinline__ void agp_publish(int *half) {
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(half, 1);
+  }
+}
+
+/* A strip's mid (): the pivot's closure done (ver), then the second half of its history (hc, hn:
+ * a column history and its next hops for a row strip; hr: a row history for a column strip)
+ * into shared memory beside the first. */
+template <class T, bool ROW>
+__device__ __forceinline__ void agp_strip_mid(const int *ver, int need, typename ab_word<T>::A *As,
+                                              int *Ns, T *Bs, const T *hc, const int *hn,
+                                              const T *hr) {
+  if (threadIdx.x == 0) {
+    ag_wait(ver, need);
+    __threadfence();
+  }
+  __syncthreads();
+  constexpr int FROM = AGP_HALF * AP_TILE, REST = (int)AC_TILE_ELEMS - FROM;
+  if constexpr (ROW) agp_stage_cols<T, FROM, REST>(As, Ns, hc, hn);
+  else agp_stage_rows<T, FROM, REST>(Bs, hr);
+  __syncthreads();
+}
+
 /* Shared memory a block, dynamic: a column history (A words) and its next hops, a row history,
  * and the steps' buffers for row k, column k and its next hops (two steps each); beside it,
  * static, the warps' lists of improved outputs (AGP_LIST entries each, 8 KB a block). */
@@ -393,7 +446,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     const agp_graph<T> p = agp_page(all, q);
     const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
-    if (threadIdx.x == 0) agp_wait_task(g, k);
+    if (threadIdx.x == 0) agp_wait_task(p, k);
     __syncthreads();
     /* the rest's products (and the integer words' row strips) write only the next hops that
      * change (agp_search) */
@@ -403,16 +456,27 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     ag_load<T>(v, g, I, J, r0, c0);
     if (!tracked) agp_load_n(nx, p.N, g.np, I, J, r0, c0);
     const size_t here = agp_hist(nb, I, J);
+    /* the pivot's version and histories */
+    const int *pivot = &g.ver[t * nb + t];
+    const size_t ph = agp_hist(nb, t, t);
     if (k.kind == AG_ROW) { /* column k from the pivot's column history */
-      agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, t, t), p.chn + agp_hist(nb, t, t));
+      if (p.half) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
+      else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
+      auto mid = [&] {
+        if (p.half) agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
+      };
       uint32_t id[AC_TT][WN];
       agp_steps<T, SR, true, false, agp_track_rows<T>()>(v, nx, As, Ns, Bs, rowk, colk, nxk,
-                                                         p.rh + here, NULL, NULL, ty, tx, id);
+                                                         p.rh + here, NULL, NULL, ty, tx, mid, id);
       if constexpr (agp_track_rows<T>()) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
     } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
-      agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, t));
+      if (p.half) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
+      else agp_stage_rows<T>(Bs, p.rh + ph);
+      auto mid = [&] {
+        if (p.half) agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
+      };
       agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
-                                    p.chn + here, ty, tx);
+                                    p.chn + here, ty, tx, mid);
     } else if (k.kind != AG_CLOSE) { /* (I, t)'s column history (x) (t, J)'s row history */
       agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, I, t), p.chn + agp_hist(nb, I, t));
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, J));
@@ -428,8 +492,11 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       }
     }
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
+      auto mid = [&] {
+        if (p.half) agp_publish(&p.half[I]);
+      };
       agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
-                                   p.chn + here, ty, tx);
+                                   p.chn + here, ty, tx, mid);
       ac_check_diagonal<T, SR>(v, r0, c0, (int)(q * g.np) + I * AP_TILE, g.neg);
     }
     ag_store<T>(v, g, I, J, r0, c0);
@@ -443,6 +510,12 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       atomicExch(&g.ver[I * nb + J], t + 1 + (k.kind == AG_NEXT));
     }
   }
+}
+
+/* Whether a round's strips start on the first half of the pivot's closure (AGP_HALF): where a
+ * round's tasks fit in the blocks the GPU holds at once. */
+static bool agp_pipelined(int nb, unsigned pages, int per_sm) {
+  return ((size_t)nb * nb - 1) * pages <= (size_t)per_sm * (size_t)ck_device_sms();
 }
 
 template <class T, class SR>
@@ -459,23 +532,26 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return ck_cuda_check(e, "closing graphs by tiles with paths");
     const int per_sm = ck_blocks_per_sm((const void *)agp_close<T, SR>, AC_THREADS, smem, known);
-    /* the boards (versions, the task counter, the cycle's word), then the histories */
+    /* the boards (versions; the pivots' half words, nb a page; the task counter, the cycle's
+     * word), then the histories */
+    const size_t halves = (size_t)nb * pages;
     int *board = NULL;
-    CK_TRY(ck_dev_alloc((void **)&board, (cells + 2) * sizeof(int)));
+    CK_TRY(ck_dev_alloc((void **)&board, (cells + halves + 2) * sizeof(int)));
     void *h = NULL;
     const ck_status got = ck_dev_alloc(&h, hist * (2 * sizeof(T) + sizeof(int)));
     if (got != CK_OK) {
       ck_dev_free(board);
       return got;
     }
-    agp_graph<T> p = {{X, np, nb, board, NULL, (unsigned *)(board + cells), board + cells + 1,
-                       pages},
+    int *after = board + cells + halves;
+    agp_graph<T> p = {{X, np, nb, board, NULL, (unsigned *)after, after + 1, pages},
                       N,
                       (T *)h,
                       (T *)h + hist,
-                      (int *)((T *)h + 2 * hist)};
+                      (int *)((T *)h + 2 * hist),
+                      agp_pipelined(nb, pages, per_sm) ? board + cells : NULL};
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    e = ag_clear(board, cells + 1, p.g.neg, looked);
+    e = ag_clear(board, cells + halves + 1, p.g.neg, looked);
     if (e == cudaSuccess) {
       agp_close<T, SR><<<ag_blocks(nb, per_sm, pages), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
