@@ -34,8 +34,9 @@
  * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
  * has the forms of the search that were no faster. */
 #define AGP_CHUNK 4
-/* Where a round's tasks fit in the blocks the GPU holds at once (the chain holds the call), a
- * round's strips step through the pivot's histories as its closure writes them: they start once
+/* Where a round has no more tasks than the GPU holds blocks at once (the launch has a block for
+ * every two tasks, AG_TASKS_PER_BLOCK, and the chain holds the call), a round's strips step
+ * through the pivot's histories as its closure writes them: they start once
  * its first AGP_HALF steps are out (agp_publish), and wait for the rest before their own step
  * AGP_HALF (agp_strip_mid), so that the strips' first half runs beside the closure's second.
  * H100, D + P, against the strips after the whole closure: single 1024 0.497-0.504 -> 0.446-0.447
@@ -44,6 +45,7 @@
  * saves (single 2048 1.91-1.92 -> 1.97-1.98, pages 256 x 256 1.29-1.30 -> 1.33-1.34), so those
  * run as before (agp_pipelined). */
 #define AGP_HALF (AP_TILE / 2)
+static_assert(AGP_HALF % AC_TT == 0, "agp_steps calls mid () at the start of a pass of AC_TT");
 #define AGP_LIST (AC_TT * AC_TT * 32) /* a warp's outputs: its list of improved ones at most */
 /* The row strips track theirs for the integer words only (DPX: a step with next hops is one
  * instruction and a compare and selects beside). A row strip is on a round's chain, and with
@@ -513,7 +515,8 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
 }
 
 /* Whether a round's strips start on the first half of the pivot's closure (AGP_HALF): where a
- * round's tasks fit in the blocks the GPU holds at once. */
+ * round has no more tasks than the GPU holds blocks at once (tuned on that, not on the launch's
+ * blocks, about half as many: AGP_HALF's measurements). */
 static bool agp_pipelined(int nb, unsigned pages, int per_sm) {
   return ((size_t)nb * nb - 1) * pages <= (size_t)per_sm * (size_t)ck_device_sms();
 }
