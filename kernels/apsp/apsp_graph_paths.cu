@@ -36,9 +36,9 @@
 #define AGP_CHUNK 4
 /* Where a round has no more tasks than the GPU holds blocks at once (the launch has a block for
  * every two tasks, AG_TASKS_PER_BLOCK, and the chain holds the call), a round's strips step
- * through the pivot's histories as its closure writes them: they start once
- * its first AGP_HALF steps are out (agp_publish), and wait for the rest before their own step
- * AGP_HALF (agp_strip_mid), so that the strips' first half runs beside the closure's second.
+ * through the pivot's histories as its closure writes them: they start once its first AGP_HALF
+ * steps are out (agp_publish), and wait for the rest before their own step AGP_HALF
+ * (agp_strip_mid), so that the strips' first half runs beside the closure's second.
  * H100, D + P, against the strips after the whole closure: single 1024 0.497-0.504 -> 0.446-0.447
  * ms, 512 0.261-0.269 -> 0.236, 300 0.266-0.278 -> 0.242, int16 1024 0.592-0.601 -> 0.532-0.533;
  * where a round's tasks fill the GPU, the strips' waits in mid-task cost more than the overlap
