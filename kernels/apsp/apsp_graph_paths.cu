@@ -90,10 +90,11 @@ __device__ __forceinline__ size_t agp_hist(int nb, int I, int J) {
  * operands' histories come from (their histories are never written again); a strip, where
  * pipelined, for the first half of the pivot's histories only (agp_strip_mid waits for the
  * rest). */
-template <class T> __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
+template <bool PIPE, class T>
+__device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
   const ag_graph<T> &g = p.g;
   const int nb = g.nb, t = k.t;
-  if ((k.kind == AG_ROW || k.kind == AG_COL) && p.half) ag_wait(&p.half[t], 1);
+  if (PIPE && (k.kind == AG_ROW || k.kind == AG_COL)) ag_wait(&p.half[t], 1);
   else if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
   if (k.kind == AG_REST || k.kind == AG_NEXT) {
     ag_wait(&g.ver[k.I * nb + t], t + 1);
@@ -422,8 +423,11 @@ static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) 
               "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
 
 /* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
- * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120. */
-template <class T, class SR>
+ * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120.
+ * PIPE (agp_pipelined; all.half set): the strips start on the pivot's first half. An instance
+ * of its own: its tests in every task, taken where they were not needed, cost single 2048 and
+ * the pages 2-4% (H100, D + P, doc/NOTES.md). */
+template <class T, class SR, bool PIPE>
 __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
   typedef ab_word<T> Wd;
   typedef typename Wd::A A;
@@ -448,7 +452,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     const agp_graph<T> p = agp_page(all, q);
     const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
-    if (threadIdx.x == 0) agp_wait_task(p, k);
+    if (threadIdx.x == 0) agp_wait_task<PIPE>(p, k);
     __syncthreads();
     /* the rest's products (and the integer words' row strips) write only the next hops that
      * change (agp_search) */
@@ -462,20 +466,22 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     const int *pivot = &g.ver[t * nb + t];
     const size_t ph = agp_hist(nb, t, t);
     if (k.kind == AG_ROW) { /* column k from the pivot's column history */
-      if (p.half) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
+      if constexpr (PIPE) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
       else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
       auto mid = [&] {
-        if (p.half) agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
+        if constexpr (PIPE)
+          agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
       };
       uint32_t id[AC_TT][WN];
       agp_steps<T, SR, true, false, agp_track_rows<T>()>(v, nx, As, Ns, Bs, rowk, colk, nxk,
                                                          p.rh + here, NULL, NULL, ty, tx, mid, id);
       if constexpr (agp_track_rows<T>()) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
     } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
-      if (p.half) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
+      if constexpr (PIPE) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
       else agp_stage_rows<T>(Bs, p.rh + ph);
       auto mid = [&] {
-        if (p.half) agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
+        if constexpr (PIPE)
+          agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
       };
       agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
                                     p.chn + here, ty, tx, mid);
@@ -495,7 +501,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     }
     if (k.kind == AG_CLOSE || k.kind == AG_NEXT) { /* the pivot of round I, its histories kept */
       auto mid = [&] {
-        if (p.half) agp_publish(&p.half[I]);
+        if constexpr (PIPE) agp_publish(&p.half[I]);
       };
       agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
                                    p.chn + here, ty, tx, mid);
@@ -527,14 +533,20 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
   } else {
-    static int known[CK_MAX_DEVICES]; /* blocks an SM holds, per device */
+    static int known[2][CK_MAX_DEVICES]; /* blocks an SM holds, per instance and device */
     const int nb = (int)(np / AP_TILE);
     const size_t cells = (size_t)nb * nb * pages, smem = agp_smem<T>(),
                  hist = cells * AC_TILE_ELEMS;
-    cudaError_t e = cudaFuncSetAttribute(agp_close<T, SR>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e != cudaSuccess) return ck_cuda_check(e, "closing graphs by tiles with paths");
-    const int per_sm = ck_blocks_per_sm((const void *)agp_close<T, SR>, AC_THREADS, smem, known);
+    void (*const kernels[2])(const agp_graph<T>) = {agp_close<T, SR, false>,
+                                                    agp_close<T, SR, true>};
+    int per_sm[2] = {};
+    for (int i = 0; i < 2; i++) {
+      const cudaError_t set =
+          cudaFuncSetAttribute(kernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+      if (set != cudaSuccess) return ck_cuda_check(set, "closing graphs by tiles with paths");
+      per_sm[i] = ck_blocks_per_sm((const void *)kernels[i], AC_THREADS, smem, known[i]);
+    }
+    const int pipe = agp_pipelined(nb, pages, per_sm[0]);
     /* the boards (versions; the pivots' half words, nb a page; the task counter, the cycle's
      * word), then the histories */
     const size_t halves = (size_t)nb * pages;
@@ -552,11 +564,11 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
                       (T *)h,
                       (T *)h + hist,
                       (int *)((T *)h + 2 * hist),
-                      agp_pipelined(nb, pages, per_sm) ? board + cells : NULL};
+                      pipe ? board + cells : NULL};
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    e = ag_clear(board, cells + halves + 1, p.g.neg, looked);
+    cudaError_t e = ag_clear(board, cells + halves + 1, p.g.neg, looked);
     if (e == cudaSuccess) {
-      agp_close<T, SR><<<ag_blocks(nb, per_sm, pages), AC_THREADS, smem>>>(p);
+      kernels[pipe]<<<ag_blocks(nb, per_sm[pipe], pages), AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
     const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, looked, np, pages, first),
