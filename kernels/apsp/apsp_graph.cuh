@@ -18,35 +18,54 @@
  * three or four tasks, or one block an SM, were slower from 1536 on (doc/NOTES.md). */
 #define AG_TASKS_PER_BLOCK 2
 
-/* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step) */
-enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT };
+/* Parts of each of a round's two strip tiles next to the next pivot and of the next pivot's
+ * update (AG_ROW_PART, AG_COL_PART, AG_NEXT_PART) where a round's chain bounds the launch
+ * (ag_chain_bound): a tile's product on one block is bound by its issue slots, so on S blocks
+ * the chain's products take about a quarter of the time. */
+#define AG_PARTS 4
+
+/* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step);
+ * AG_ROW_PART, AG_COL_PART, AG_NEXT_PART: part `part` of the strip tile (t, t + 1) by columns,
+ * of (t + 1, t) and of AG_NEXT's update by rows (each part's outputs read only its own columns,
+ * rows, of the tile); the last of the next pivot's parts closes it */
+enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT, AG_ROW_PART, AG_COL_PART, AG_NEXT_PART };
 struct ag_task {
-  int kind, t, I, J;
+  int kind, t, I, J, part;
 };
 
 /* Task id of the order (the file's head): C(0); then for each round t its strips, alternating
- * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot; (t + 1, t + 1)
- * updated and closed; the rest of row and column t + 1; the others by rows. */
-__device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
-  if (id == 0) return {AG_CLOSE, 0, 0, 0};
+ * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot (the first two
+ * as S parts each, alternating, where S > 1); (t + 1, t + 1) updated and closed (in S parts);
+ * the rest of row and column t + 1; the others by rows. The last round has no next pivot, so
+ * S - 1 tasks fewer. */
+template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
+  if (id == 0) return {AG_CLOSE, 0, 0, 0, 0};
   id -= 1;
-  const unsigned per = (unsigned)nb * nb - 1;
-  const int t = (int)(id / per), e = (int)(id % per), strips = 2 * (nb - 1), m = nb - 2;
+  const unsigned per = (unsigned)nb * nb - 1 + 3 * (S - 1);
+  const int t = (int)(id / per), strips = 2 * (nb - 1), m = nb - 2;
+  int e = (int)(id % per);
   auto o = [&](int x) { return (t + 1 + x) % nb; };
+  if (S > 1) {
+    if (e < 2 * S)
+      return e % 2 ? ag_task{AG_COL_PART, t, o(0), t, e / 2}
+                   : ag_task{AG_ROW_PART, t, t, o(0), e / 2};
+    e -= 2 * (S - 1);
+  }
   if (e < strips) return e % 2 ? ag_task{AG_COL, t, o(e / 2), t} : ag_task{AG_ROW, t, t, o(e / 2)};
   int u = e - strips;
   if (t == nb - 1) return {AG_REST, t, o(u / (nb - 1)), o(u % (nb - 1))};
-  if (u == 0) return {AG_NEXT, t, t + 1, t + 1};
-  u -= 1;
+  if (S > 1 && u < S) return {AG_NEXT_PART, t, t + 1, t + 1, u};
+  if (S == 1 && u == 0) return {AG_NEXT, t, t + 1, t + 1};
+  u -= S;
   if (u < 2 * m)
     return u % 2 ? ag_task{AG_REST, t, o(1 + u / 2), o(0)}
                  : ag_task{AG_REST, t, o(0), o(1 + u / 2)};
   u -= 2 * m;
   return {AG_REST, t, o(1 + u / m), o(1 + u % m)};
 }
-/* ... and their number: nb^3 - nb + 1 */
-__host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
-  return (unsigned)nb * ((unsigned)nb * nb - 1) + 1;
+/* ... and their number: nb^3 - nb + 1, and 3 (S - 1) more a round (2 (S - 1) in the last) */
+template <int S = 1> __host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
+  return (unsigned)nb * ((unsigned)nb * nb - 1 + 3 * (S - 1)) - (S - 1) + 1;
 }
 
 /* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb
@@ -62,6 +81,7 @@ template <class T> struct ag_graph {
   unsigned *next;
   int *neg;
   unsigned pages;
+  int *parts; /* round t's parts stored: 3 t + 0 the row strip's, + 1 the column's, + 2 next */
 };
 
 /* Page q's graph and board, as one graph's launch holds them. */
@@ -100,15 +120,15 @@ __device__ __forceinline__ void ag_read_done(int *p) {
  * for pages; one graph's keeps the registers it took before pages (72 against 80 for single's
  * distances, whose kernel ran single 2048 at 53.5% of gpu_minplus's rate on an H100 with them,
  * against 56.2-57.6% before). */
-template <bool PAGES, class T>
+template <bool PAGES, int S = 1, class T>
 __device__ __forceinline__ bool ag_take(const ag_graph<T> &g, unsigned &taken, unsigned &q,
                                         ag_task &k) {
   if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
   __syncthreads();
   const unsigned id = taken;
-  if (id >= ag_tasks(g.nb) * (PAGES ? g.pages : 1u)) return false;
+  if (id >= ag_tasks<S>(g.nb) * (PAGES ? g.pages : 1u)) return false;
   q = PAGES ? id % g.pages : 0u;
-  k = ag_task_of(PAGES ? id / g.pages : id, g.nb);
+  k = ag_task_of<S>(PAGES ? id / g.pages : id, g.nb);
   return true;
 }
 
@@ -147,10 +167,16 @@ static cudaError_t ag_first(cudaError_t e, const int *neg, bool cycles, size_t n
 /* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
 template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
 
+/* Whether a round has no more tasks than the GPU holds blocks at once (per_sm an SM), so that
+ * the round's chain, not its tasks, bounds the launch. */
+static bool ag_chain_bound(int nb, size_t pages, int per_sm) {
+  return ((size_t)nb * nb - 1) * pages <= (size_t)per_sm * (size_t)ck_device_sms();
+}
+
 /* The launch's blocks (AG_TASKS_PER_BLOCK) for pages graphs, of which an SM holds per_sm. */
-static unsigned ag_blocks(int nb, int per_sm, size_t pages = 1) {
+template <int S = 1> static unsigned ag_blocks(int nb, int per_sm, size_t pages = 1) {
   const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms,
-               tasks = ag_tasks(nb) * pages;
+               tasks = ag_tasks<S>(nb) * pages;
   size_t want = pages * ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
   want = want < sms ? sms : want > most ? most : want;
   return (unsigned)(want < tasks ? want : tasks);

@@ -524,7 +524,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
  * round has no more tasks than the GPU holds blocks at once (tuned on that, not on the launch's
  * blocks, about half as many: AGP_HALF's measurements). */
 static bool agp_pipelined(int nb, unsigned pages, int per_sm) {
-  return ((size_t)nb * nb - 1) * pages <= (size_t)per_sm * (size_t)ck_device_sms();
+  return ag_chain_bound(nb, pages, per_sm);
 }
 
 template <class T, class SR>

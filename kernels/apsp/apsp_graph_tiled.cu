@@ -19,10 +19,13 @@
  * blocks that run: no deadlock, whatever number of blocks the GPU holds at once. The order
  * looks ahead: round t's update of (t + 1, t + 1) and its closure come as one task right after
  * round t's strips, so that the next round's chain starts while round t's other tiles are still
- * being updated. Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
+ * being updated. Where that chain bounds the launch, its products (the two strip tiles next to
+ * the next pivot, and the next pivot's update) each run in parts on several blocks (ag_part).
+ * Measured against the rounds, and the forms that were no faster: doc/NOTES.md. */
 #include <limits.h>
 
 #include "apsp_graph.cuh"
+#include "apsp_words.cuh"
 
 /* The piece a thread: wide (apsp_tile.cuh), which for 16-bit values is 4 x 8 on 128 threads;
  * against the square one (H100, two runs each) int16 2048 41.9-42.5% of gpu_minplus's rate
@@ -31,15 +34,22 @@
  * against 53.6-54.4 (doc/NOTES.md). */
 template <class T> using ag_shape = ac_shape<T, true>;
 
-/* Thread 0: wait until task k may run (the file's head). */
-template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_task &k) {
+/* Thread 0: wait until task k may run (the file's head; S: ag_task_of's parts). */
+template <int S, class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_task &k) {
   const int nb = g.nb, t = k.t;
   auto at = [&](int i, int j) { return i * nb + j; };
   /* the readers of (I, J) in the rounds before t: round J's as a column strip, round I's as a
-   * row strip */
-  auto read_before = [&](int i, int j) { return (nb - 1) * ((i < t) + (j < t)); };
+   * row strip (as the pivot, each of its round's strips and parts) */
+  auto read_before = [&](int i, int j) {
+    int r = (nb - 1) * ((i < t) + (j < t));
+    if (S > 1) { /* the parts: of the pivot's strips, and of the next pivot's update */
+      r += i == j && i < t ? 2 * (S - 1) : 0;
+      r += (j < t && i == j + 1 ? S - 1 : 0) + (i < t && j == i + 1 ? S - 1 : 0);
+    }
+    return r;
+  };
   if (k.kind != AG_CLOSE) ag_wait(&g.ver[at(t, t)], t + 1);
-  if (k.kind == AG_REST || k.kind == AG_NEXT) {
+  if (k.kind == AG_REST || k.kind == AG_NEXT || k.kind == AG_NEXT_PART) {
     ag_wait(&g.ver[at(k.I, t)], t + 1);
     ag_wait(&g.ver[at(t, k.J)], t + 1);
   }
@@ -48,7 +58,105 @@ template <class T> __device__ void ag_wait_task(const ag_graph<T> &g, const ag_t
   __threadfence();
 }
 
-template <class T, class SR, bool PAGES>
+/* Where thread u of a part's group (ag_part) has its piece: rows part * R .. of the tile
+ * (rows), or columns part * R .., R = AP_TILE / S; a warp takes up to 8 pieces across, so that
+ * its reads of a row and of a column take one wavefront each, as ac_place's. */
+template <int TN, int S>
+__device__ __forceinline__ void ag_part_place(bool rows, int part, int u, int &r0, int &c0) {
+  constexpr int R = AP_TILE / S;
+  const int across = (rows ? AP_TILE : R) / TN, pc = across < 8 ? across : 8, w = u / 32,
+            lane = u % 32;
+  const int ty = w / (across / pc) * (32 / pc) + lane / pc, tx = w % (across / pc) * pc + lane % pc;
+  r0 = ty * AC_TT + (rows ? part * R : 0);
+  c0 = tx * TN + (rows ? 0 : part * R);
+}
+
+/* Part k.part of S of a task on the chain (ag_task_of), with the operands that the whole task
+ * takes: the block's threads are S groups, each on the part's outputs over AP_TILE / S of the
+ * depth; the groups after the first hand their picks to it through As, which folds them in the
+ * depth's order: the same bits as the whole tile's steps (a pick is a min or a max, so it does
+ * not round). The last part of a strip tile stored raises its version; true for the last of the
+ * next pivot's, whose block then closes it (last: the block's shared word). */
+template <class T, class SR, int S>
+__device__ bool ag_part(const ag_graph<T> &g, const ag_task &k, typename ab_word<T>::A *As, T *Bs,
+                        unsigned &last) {
+  typedef typename ab_word<T>::W W;
+  typedef ap_words<T, SR> Ar;
+  constexpr int TN = ag_shape<T>::TN, WN = ag_shape<T>::WN, GT = ag_shape<T>::THREADS / S,
+                KD = AP_TILE / S;
+  static_assert(GT % 32 == 0 && KD % AC_TT == 0, "a part's groups are whole warps");
+  static_assert(S <= 4, "ag_part_place: a warp's rows of pieces fit a part's rows");
+  static_assert((S - 1) * AC_TT * WN * GT * sizeof(W) <= AC_TILE_ELEMS * sizeof(*As),
+                "the hand-over fits As");
+  const int nb = g.nb, t = k.t, grp = threadIdx.x / GT, u = threadIdx.x % GT,
+            which = k.kind - AG_ROW_PART; /* 0 the row strip, 1 the column strip, 2 next */
+  int r0, c0;
+  ag_part_place<TN, S>(which > 0, k.part, u, r0, c0);
+  W acc[AC_TT][WN];
+  {
+    int ty, tx;
+    ac_place<TN>(ty, tx);
+    const int y0 = ty * AC_TT, x0 = tx * TN;
+    W v[AC_TT][WN];
+    ag_load<T>(v, g, which == 0 ? t : k.I, t, y0, x0);
+    ac_put_cols<T>(v, As, y0, x0);
+    ag_load<T>(v, g, t, which == 1 ? t : k.J, y0, x0);
+    ac_put_rows<T>(v, Bs, y0, x0);
+  }
+  if (grp == 0) ag_load<T>(acc, g, k.I, k.J, r0, c0);
+  else
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) acc[i][j] = Ar::identity();
+  __syncthreads();
+  if (threadIdx.x == 0) { /* the operands are read */
+    if (which == 2) {
+      ag_read_done(&g.reads[k.I * nb + t]);
+      ag_read_done(&g.reads[t * nb + k.J]);
+    } else {
+      ag_read_done(&g.reads[t * nb + t]);
+    }
+  }
+  ac_product<T, SR, WN, KD>(acc, As + grp * KD * AP_TILE, Bs + grp * KD * AP_TILE, r0, c0);
+  __syncthreads(); /* As free for the hand-over */
+  W *hand = (W *)As;
+  auto slot = [&](int g2, int i, int j) { return (((g2 - 1) * AC_TT + i) * WN + j) * GT + u; };
+  if (grp > 0)
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) hand[slot(grp, i, j)] = acc[i][j];
+  __syncthreads();
+  if (grp == 0) {
+#pragma unroll
+    for (int g2 = 1; g2 < S; g2++)
+#pragma unroll
+      for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+        for (int j = 0; j < WN; j++) acc[i][j] = Ar::pick(acc[i][j], hand[slot(g2, i, j)]);
+    ag_store<T>(acc, g, k.I, k.J, r0, c0);
+  }
+  __syncthreads(); /* every piece stored, and shared memory free for the next task */
+  if (threadIdx.x == 0) {
+    __threadfence();
+    const bool done = atomicAdd(&g.parts[3 * t + which], 1) == S - 1;
+    if (done) __threadfence(); /* the other parts' stores before this block's loads, or the flag */
+    if (done && which < 2) atomicExch(&g.ver[k.I * nb + k.J], t + 1);
+    last = done && which == 2;
+  }
+  __syncthreads();
+  return last;
+}
+
+/* The parts of the chain's products (AG_PARTS) for values of 4 bytes; 16-bit values make two
+ * pair updates an instruction on the chain, whose products then cost less than the parts'
+ * hops (H100, int16 1024 0.250-0.260 ms in parts against 0.242-0.248 whole). */
+template <class T> __host__ __device__ static constexpr int ag_parts() {
+  return sizeof(T) == 4 ? AG_PARTS : 1;
+}
+
+template <class T, class SR, bool PAGES, int S>
 __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_graph<T> all) {
   typedef ab_word<T> Wd;
   constexpr int TN = ag_shape<T>::TN, WN = ag_shape<T>::WN;
@@ -56,7 +164,7 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
    * lie in Bs */
   __shared__ __align__(16) typename Wd::A As[AC_TILE_ELEMS];
   __shared__ __align__(16) T Bs[AC_TILE_ELEMS];
-  __shared__ unsigned taken;
+  __shared__ unsigned taken, last;
   int ty, tx;
   ac_place<TN>(ty, tx);
   const int r0 = ty * AC_TT, c0 = tx * TN, nb = all.nb;
@@ -65,12 +173,16 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
   for (;;) {
     ag_task k;
     unsigned q;
-    if (!ag_take<PAGES>(all, taken, q, k)) return;
+    if (!ag_take<PAGES, S>(all, taken, q, k)) return;
     const ag_graph<T> g = PAGES ? ag_page(all, q) : all;
     const int t = k.t;
-    if (threadIdx.x == 0) ag_wait_task(g, k);
+    if (threadIdx.x == 0) ag_wait_task<S>(g, k);
     __syncthreads();
-    if (k.kind == AG_CLOSE) ag_load<T>(v, g, t, t, r0, c0);
+    if (S > 1 && k.kind >= AG_ROW_PART) {
+      if (!ag_part<T, SR, S>(g, k, As, Bs, last)) continue;
+      k.kind = AG_NEXT; /* the last of the next pivot's parts: its closure, as AG_NEXT's */
+      ag_load<T>(v, g, k.I, k.J, r0, c0);
+    } else if (k.kind == AG_CLOSE) ag_load<T>(v, g, t, t, r0, c0);
     else {
       /* the operands into shared memory, then the tile itself into v */
       if (k.kind == AG_COL) {
@@ -131,21 +243,28 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
   } else {
-    static int known[2][CK_MAX_DEVICES]; /* blocks an SM holds, per instance and device */
-    void (*kernel)(const ag_graph<T>) = pages > 1 ? ag_close<T, SR, true> : ag_close<T, SR, false>;
+    static int known[3][CK_MAX_DEVICES]; /* blocks an SM holds, per instance and device */
+    void (*const kernels[3])(const ag_graph<T>) = {
+        ag_close<T, SR, false, 1>, ag_close<T, SR, true, 1>, ag_close<T, SR, false, ag_parts<T>()>};
     const int nb = (int)(np / AP_TILE),
-              per_sm = ck_blocks_per_sm((const void *)kernel, ag_shape<T>::THREADS, 0,
+              per_sm = ck_blocks_per_sm((const void *)kernels[pages > 1], ag_shape<T>::THREADS, 0,
                                         known[pages > 1]);
-    const size_t cells = (size_t)nb * nb * pages;
-    /* the boards, the task counter and the cycle's word */
+    /* the chain's products in parts (ag_parts) where the chain bounds the launch (H100: single
+     * 512 to 1024 9% faster, 1216 the same); in parts wherever a round held up to eight times
+     * the blocks the GPU holds, single 2048 took 1.29 ms against 1.14 whole */
+    const int form = pages > 1 ? 1 : ag_parts<T>() > 1 && ag_chain_bound(nb, 1, per_sm) ? 2 : 0;
+    const size_t cells = (size_t)nb * nb * pages, parts = form == 2 ? 3 * (size_t)nb : 0;
+    /* the boards, the parts' counts, the task counter and the cycle's word */
     int *board = NULL;
-    CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + 2) * sizeof(int)));
-    ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages};
-    g.next = (unsigned *)(board + 2 * cells), g.neg = board + 2 * cells + 1;
+    CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + parts + 2) * sizeof(int)));
+    ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages, board + 2 * cells};
+    g.next = (unsigned *)(board + 2 * cells + parts), g.neg = board + 2 * cells + parts + 1;
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    cudaError_t e = ag_clear(board, 2 * cells + 1, g.neg, looked);
+    cudaError_t e = ag_clear(board, 2 * cells + parts + 1, g.neg, looked);
     if (e == cudaSuccess) {
-      kernel<<<ag_blocks(nb, per_sm, pages), ag_shape<T>::THREADS>>>(g);
+      const unsigned blocks = form == 2 ? ag_blocks<ag_parts<T>()>(nb, per_sm, 1)
+                                        : ag_blocks(nb, per_sm, pages);
+      kernels[form]<<<blocks, ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
     const ck_status st = ck_cuda_check(ag_first(e, g.neg, looked, np, pages, first),

@@ -83,11 +83,12 @@ __device__ __forceinline__ void ac_put_cols(const typename ab_word<T>::W (&v)[AC
     ab_put_column<T, AC_TT, TN, false>(S + (c0 + j) * AP_TILE + r0, NULL, v, nx, j);
 }
 
-/* acc = min (acc, A (x) B) over the tile's AP_TILE steps, A by columns (A words), B by rows.
- * Sixteen steps a pass: at four, each pass spent ten instructions on its shared-memory
- * addresses and the loop beside 32 DPX (ncu, 16-bit pages of 256 vertices); from four to
- * sixteen those pages ran about 5% faster, single ones 7%, graphs by tiles the same (H100). */
-template <class T, class SR, int WN>
+/* acc = min (acc, A (x) B) over the tile's AP_TILE steps (K of them from At and Bs), A by
+ * columns (A words), B by rows. Sixteen steps a pass: at four, each pass spent ten instructions
+ * on its shared-memory addresses and the loop beside 32 DPX (ncu, 16-bit pages of 256
+ * vertices); from four to sixteen those pages ran about 5% faster, single ones 7%, graphs by
+ * tiles the same (H100). */
+template <class T, class SR, int WN, int K = AP_TILE>
 __device__ __forceinline__ void ac_product(typename ab_word<T>::W (&acc)[AC_TT][WN],
                                            const typename ab_word<T>::A *At, const T *Bs, int r0,
                                            int c0) {
@@ -96,7 +97,7 @@ __device__ __forceinline__ void ac_product(typename ab_word<T>::W (&acc)[AC_TT][
   constexpr int TN = WN * ab_word<T>::PK;
   int nx[AC_TT][TN];
 #pragma unroll 16
-  for (int k = 0; k < AP_TILE; k++) {
+  for (int k = 0; k < K; k++) {
     W bw[WN];
     A a[AC_TT];
     ab_lds<W, WN>(bw, (const W *)(Bs + k * AP_TILE + c0));
