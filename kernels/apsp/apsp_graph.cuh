@@ -25,9 +25,9 @@
 #define AG_PARTS 4
 
 /* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step);
- * AG_ROW_PART, AG_COL_PART, AG_NEXT_PART: part `part` of the strip tile (t, t + 1) by columns,
- * of (t + 1, t) and of AG_NEXT's update by rows (each part's outputs read only its own columns,
- * rows, of the tile); the last of the next pivot's parts closes it */
+ * AG_ROW_PART, AG_COL_PART, AG_NEXT_PART: part `part` of the strip tile (t, o) by columns, of
+ * (o, t) and of AG_NEXT's update by rows, o = (t + 1) % nb (each part's outputs read only its
+ * own columns, rows, of the tile); the last of the next pivot's parts closes it */
 enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT, AG_ROW_PART, AG_COL_PART, AG_NEXT_PART };
 struct ag_task {
   int kind, t, I, J, part;

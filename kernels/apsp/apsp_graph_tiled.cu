@@ -13,8 +13,9 @@
  * The board (ag_graph's ver and reads) says how far each tile is: ver, the rounds whose update
  * of it is stored; reads, how many tasks have read it as an operand (the column strip tile
  * (I, t) is read by the nb - 1 tasks of its row in round t, the row strip tile by those of its
- * column, D* by the 2 (nb - 1) strips), so that a tile is not rewritten while a task of an
- * earlier round still reads it. Blocks take tasks in one order (ag_task_of) from a counter, and
+ * column, D* by the 2 (nb - 1) strips; where the chain runs in parts, each part is a reader:
+ * ag_wait_task), so that a tile is not rewritten while a task of an earlier round still reads
+ * it. Blocks take tasks in one order (ag_task_of) from a counter, and
  * every task waits only on tasks before it in that order, so a block that waits always waits on
  * blocks that run: no deadlock, whatever number of blocks the GPU holds at once. The order
  * looks ahead: round t's update of (t + 1, t + 1) and its closure come as one task right after
