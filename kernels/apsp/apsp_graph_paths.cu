@@ -43,7 +43,7 @@
  * ms, 512 0.261-0.269 -> 0.236, 300 0.266-0.278 -> 0.242, int16 1024 0.592-0.601 -> 0.532-0.533;
  * where a round's tasks fill the GPU, the strips' waits in mid-task cost more than the overlap
  * saves (single 2048 1.91-1.92 -> 1.97-1.98, pages 256 x 256 1.29-1.30 -> 1.33-1.34), so those
- * run as before (agp_pipelined). */
+ * run as before (ag_chain_bound). */
 #define AGP_HALF (AP_TILE / 2)
 static_assert(AGP_HALF % AC_TT == 0, "agp_steps calls mid () at the start of a pass of AC_TT");
 #define AGP_LIST (AC_TT * AC_TT * 32) /* a warp's outputs: its list of improved ones at most */
@@ -60,7 +60,7 @@ template <class T> __host__ __device__ static constexpr bool agp_track_rows() {
  * histories: rh its rows k, ch its columns k (values) and chn their next hops, AC_TILE_ELEMS
  * each a tile, row k of the history at k * AP_TILE; a page's after the page before. half: for
  * each pivot (nb a page), 1 once its closure's histories of steps 0 .. AGP_HALF - 1 are out;
- * NULL where the strips wait for the whole closure (agp_pipelined). */
+ * NULL where the strips wait for the whole closure (ag_chain_bound). */
 template <class T> struct agp_graph {
   ag_graph<T> g;
   int *N;
@@ -424,7 +424,7 @@ static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) 
 
 /* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
  * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120.
- * PIPE (agp_pipelined; all.half set): the strips start on the pivot's first half. An instance
+ * PIPE (ag_chain_bound; all.half set): the strips start on the pivot's first half. An instance
  * of its own: its tests in every task, taken where they were not needed, cost single 2048 and
  * the pages 2-4% (H100, D + P, doc/NOTES.md). */
 template <class T, class SR, bool PIPE>
@@ -520,13 +520,6 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
   }
 }
 
-/* Whether a round's strips start on the first half of the pivot's closure (AGP_HALF): where a
- * round has no more tasks than the GPU holds blocks at once (tuned on that, not on the launch's
- * blocks, about half as many: AGP_HALF's measurements). */
-static bool agp_pipelined(int nb, unsigned pages, int per_sm) {
-  return ag_chain_bound(nb, pages, per_sm);
-}
-
 template <class T, class SR>
 ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first) {
   first = INT_MAX;
@@ -546,7 +539,10 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
       if (set != cudaSuccess) return ck_cuda_check(set, "closing graphs by tiles with paths");
       per_sm[i] = ck_blocks_per_sm((const void *)kernels[i], AC_THREADS, smem, known[i]);
     }
-    const int pipe = agp_pipelined(nb, pages, per_sm[0]);
+    /* the strips start on the first half of the pivot's closure (AGP_HALF) where the chain
+     * bounds the launch (tuned on the blocks the GPU holds, not on the launch's, about half as
+     * many: AGP_HALF's measurements) */
+    const int pipe = ag_chain_bound(nb, pages, per_sm[0]);
     /* the boards (versions; the pivots' half words, nb a page; the task counter, the cycle's
      * word), then the histories */
     const size_t halves = (size_t)nb * pages;
