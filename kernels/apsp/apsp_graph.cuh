@@ -25,9 +25,9 @@
 #define AG_PARTS 4
 
 /* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step);
- * AG_ROW_PART, AG_COL_PART, AG_NEXT_PART: part `part` of the strip tile (t, o) by columns, of
- * (o, t) and of AG_NEXT's update by rows, o = (t + 1) % nb (each part's outputs read only its
- * own columns, rows, of the tile); the last of the next pivot's parts closes it */
+ * AG_ROW_PART, AG_COL_PART, AG_NEXT_PART: part `part` of the strip tile (t, t + 1) by columns,
+ * of (t + 1, t) and of AG_NEXT's update by rows (each part's outputs read only its own columns,
+ * rows, of the tile); the last of the next pivot's parts closes it */
 enum { AG_CLOSE, AG_ROW, AG_COL, AG_REST, AG_NEXT, AG_ROW_PART, AG_COL_PART, AG_NEXT_PART };
 struct ag_task {
   int kind, t, I, J, part;
@@ -37,7 +37,7 @@ struct ag_task {
  * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot (the first two
  * as S parts each, alternating, where S > 1); (t + 1, t + 1) updated and closed (in S parts);
  * the rest of row and column t + 1; the others by rows. The last round has no next pivot, so
- * S - 1 tasks fewer. */
+ * no parts either. */
 template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
   if (id == 0) return {AG_CLOSE, 0, 0, 0, 0};
   id -= 1;
@@ -45,7 +45,7 @@ template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, 
   const int t = (int)(id / per), strips = 2 * (nb - 1), m = nb - 2;
   int e = (int)(id % per);
   auto o = [&](int x) { return (t + 1 + x) % nb; };
-  if (S > 1) {
+  if (S > 1 && t < nb - 1) {
     if (e < 2 * S)
       return e % 2 ? ag_task{AG_COL_PART, t, o(0), t, e / 2}
                    : ag_task{AG_ROW_PART, t, t, o(0), e / 2};
@@ -63,9 +63,9 @@ template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, 
   u -= 2 * m;
   return {AG_REST, t, o(1 + u / m), o(1 + u % m)};
 }
-/* ... and their number: nb^3 - nb + 1, and 3 (S - 1) more a round (2 (S - 1) in the last) */
+/* ... and their number: nb^3 - nb + 1, and 3 (S - 1) more a round but the last */
 template <int S = 1> __host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
-  return (unsigned)nb * ((unsigned)nb * nb - 1 + 3 * (S - 1)) - (S - 1) + 1;
+  return (unsigned)nb * ((unsigned)nb * nb - 1) + (unsigned)(nb - 1) * 3 * (S - 1) + 1;
 }
 
 /* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb

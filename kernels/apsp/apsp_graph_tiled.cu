@@ -247,24 +247,26 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
     static int known[3][CK_MAX_DEVICES]; /* blocks an SM holds, per instance and device */
     void (*const kernels[3])(const ag_graph<T>) = {
         ag_close<T, SR, false, 1>, ag_close<T, SR, true, 1>, ag_close<T, SR, false, ag_parts<T>()>};
-    const int nb = (int)(np / AP_TILE),
-              per_sm = ck_blocks_per_sm((const void *)kernels[pages > 1], ag_shape<T>::THREADS, 0,
-                                        known[pages > 1]);
+    auto per_sm = [&](int form) {
+      return ck_blocks_per_sm((const void *)kernels[form], ag_shape<T>::THREADS, 0, known[form]);
+    };
+    const int nb = (int)(np / AP_TILE);
     /* the chain's products in parts (ag_parts) where the chain bounds the launch (H100: single
      * 512 to 1024 9% faster, 1216 the same); in parts wherever a round held up to eight times
      * the blocks the GPU holds, single 2048 took 1.29 ms against 1.14 whole */
-    const int form = pages > 1 ? 1 : ag_parts<T>() > 1 && ag_chain_bound(nb, 1, per_sm) ? 2 : 0;
+    const int form = pages > 1 ? 1 : ag_parts<T>() > 1 && ag_chain_bound(nb, 1, per_sm(0)) ? 2 : 0;
     const size_t cells = (size_t)nb * nb * pages, parts = form == 2 ? 3 * (size_t)nb : 0;
     /* the boards, the parts' counts, the task counter and the cycle's word */
     int *board = NULL;
     CK_TRY(ck_dev_alloc((void **)&board, (2 * cells + parts + 2) * sizeof(int)));
-    ag_graph<T> g = {X, np, nb, board, board + cells, NULL, NULL, pages, board + 2 * cells};
+    ag_graph<T> g = {
+        X, np, nb, board, board + cells, NULL, NULL, pages, parts ? board + 2 * cells : NULL};
     g.next = (unsigned *)(board + 2 * cells + parts), g.neg = board + 2 * cells + parts + 1;
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
     cudaError_t e = ag_clear(board, 2 * cells + parts + 1, g.neg, looked);
     if (e == cudaSuccess) {
-      const unsigned blocks = form == 2 ? ag_blocks<ag_parts<T>()>(nb, per_sm, 1)
-                                        : ag_blocks(nb, per_sm, pages);
+      const unsigned blocks = form == 2 ? ag_blocks<ag_parts<T>()>(nb, per_sm(form), 1)
+                                        : ag_blocks(nb, per_sm(form), pages);
       kernels[form]<<<blocks, ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
