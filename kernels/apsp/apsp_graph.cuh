@@ -35,21 +35,23 @@ struct ag_task {
 
 /* Task id of the order (the file's head): C(0); then for each round t its strips, alternating
  * (t, o(x)) and (o(x), t), where o(x) = (t + 1 + x) % nb starts at the next pivot (the first two
- * as S parts each, alternating, where S > 1); (t + 1, t + 1) updated and closed (in S parts);
+ * as SS parts each, alternating, where SS > 1); (t + 1, t + 1) updated and closed (in S parts);
  * the rest of row and column t + 1; the others by rows. The last round has no next pivot, so
  * no parts either. */
-template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
+template <int S = 1, int SS = S>
+__device__ __forceinline__ ag_task ag_task_of(unsigned id, int nb) {
+  static_assert(SS == 1 || SS == S, "the strips whole, or in the next pivot's parts");
   if (id == 0) return {AG_CLOSE, 0, 0, 0, 0};
   id -= 1;
-  const unsigned per = (unsigned)nb * nb - 1 + 3 * (S - 1);
+  const unsigned per = (unsigned)nb * nb - 1 + 2 * (SS - 1) + (S - 1);
   const int t = (int)(id / per), strips = 2 * (nb - 1), m = nb - 2;
   int e = (int)(id % per);
   auto o = [&](int x) { return (t + 1 + x) % nb; };
-  if (S > 1 && t < nb - 1) {
-    if (e < 2 * S)
+  if (SS > 1 && t < nb - 1) {
+    if (e < 2 * SS)
       return e % 2 ? ag_task{AG_COL_PART, t, o(0), t, e / 2}
                    : ag_task{AG_ROW_PART, t, t, o(0), e / 2};
-    e -= 2 * (S - 1);
+    e -= 2 * (SS - 1);
   }
   if (e < strips) return e % 2 ? ag_task{AG_COL, t, o(e / 2), t} : ag_task{AG_ROW, t, t, o(e / 2)};
   int u = e - strips;
@@ -63,9 +65,9 @@ template <int S = 1> __device__ __forceinline__ ag_task ag_task_of(unsigned id, 
   u -= 2 * m;
   return {AG_REST, t, o(1 + u / m), o(1 + u % m)};
 }
-/* ... and their number: nb^3 - nb + 1, and 3 (S - 1) more a round but the last */
-template <int S = 1> __host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
-  return (unsigned)nb * ((unsigned)nb * nb - 1) + (unsigned)(nb - 1) * 3 * (S - 1) + 1;
+/* ... and their number: nb^3 - nb + 1, and 2 (SS - 1) + S - 1 more a round but the last */
+template <int S = 1, int SS = S> __host__ __device__ __forceinline__ unsigned ag_tasks(int nb) {
+  return (unsigned)nb * ((unsigned)nb * nb - 1) + (unsigned)(nb - 1) * (2 * (SS - 1) + S - 1) + 1;
 }
 
 /* The launch's memory: X the graph (np x np, padded with isolated vertices), the board (nb x nb
@@ -120,15 +122,15 @@ __device__ __forceinline__ void ag_read_done(int *p) {
  * for pages; one graph's keeps the registers it took before pages (72 against 80 for single's
  * distances, whose kernel ran single 2048 at 53.5% of gpu_minplus's rate on an H100 with them,
  * against 56.2-57.6% before). */
-template <bool PAGES, int S = 1, class T>
+template <bool PAGES, int S = 1, int SS = S, class T>
 __device__ __forceinline__ bool ag_take(const ag_graph<T> &g, unsigned &taken, unsigned &q,
                                         ag_task &k) {
   if (threadIdx.x == 0) taken = atomicAdd(g.next, 1u);
   __syncthreads();
   const unsigned id = taken;
-  if (id >= ag_tasks<S>(g.nb) * (PAGES ? g.pages : 1u)) return false;
+  if (id >= ag_tasks<S, SS>(g.nb) * (PAGES ? g.pages : 1u)) return false;
   q = PAGES ? id % g.pages : 0u;
-  k = ag_task_of<S>(PAGES ? id / g.pages : id, g.nb);
+  k = ag_task_of<S, SS>(PAGES ? id / g.pages : id, g.nb);
   return true;
 }
 
@@ -174,12 +176,43 @@ static bool ag_chain_bound(int nb, size_t pages, int per_sm) {
 }
 
 /* The launch's blocks (AG_TASKS_PER_BLOCK) for pages graphs, of which an SM holds per_sm. */
-template <int S = 1> static unsigned ag_blocks(int nb, int per_sm, size_t pages = 1) {
+template <int S = 1, int SS = S> static unsigned ag_blocks(int nb, int per_sm, size_t pages = 1) {
   const size_t sms = (size_t)ck_device_sms(), most = (size_t)per_sm * sms,
-               tasks = ag_tasks<S>(nb) * pages;
+               tasks = ag_tasks<S, SS>(nb) * pages;
   size_t want = pages * ((size_t)nb * nb - 1) / AG_TASKS_PER_BLOCK;
   want = want < sms ? sms : want > most ? most : want;
   return (unsigned)(want < tasks ? want : tasks);
+}
+
+/* Where thread u of a part's group (ag_part) has its piece: rows part * R .. of the tile
+ * (rows), or columns part * R .., R = AP_TILE / S; a warp takes up to 8 pieces across, so that
+ * its reads of a row and of a column take one wavefront each, as ac_place's. */
+template <int TN, int S>
+__device__ __forceinline__ void ag_part_place(bool rows, int part, int u, int &r0, int &c0) {
+  constexpr int R = AP_TILE / S;
+  const int across = (rows ? AP_TILE : R) / TN, pc = across < 8 ? across : 8, w = u / 32,
+            lane = u % 32;
+  const int ty = w / (across / pc) * (32 / pc) + lane / pc, tx = w % (across / pc) * pc + lane % pc;
+  r0 = ty * AC_TT + (rows ? part * R : 0);
+  c0 = tx * TN + (rows ? 0 : part * R);
+}
+
+/* The parts of the chain's products (AG_PARTS) for values of 4 bytes; 16-bit values make two
+ * pair updates an instruction on the chain, whose products then cost less than the parts'
+ * hops (H100, int16 1024 0.250-0.260 ms in parts against 0.242-0.248 whole). */
+template <class T> __host__ __device__ static constexpr int ag_parts() {
+  return sizeof(T) == 4 ? AG_PARTS : 1;
+}
+
+/* Thread 0, after the barrier that ended a part's stores (S parts; round t's which: 0 the row
+ * strip tile, 1 the column strip tile, 2 the next pivot): whether it was the last part, and if so
+ * the other parts' stores come before this block's loads, or its flag. */
+template <int S, class T>
+__device__ __forceinline__ bool ag_part_done(const ag_graph<T> &g, int t, int which) {
+  __threadfence();
+  const bool done = atomicAdd(&g.parts[3 * t + which], 1) == S - 1;
+  if (done) __threadfence();
+  return done;
 }
 
 #endif

@@ -20,21 +20,10 @@
  * those of the rounds and of the "cpu" kernel where the sums are exact. */
 #include <limits.h>
 
-#include "apsp_graph.cuh"
-#include "apsp_words.cuh"
+#include "apsp_graph_track.cuh"
 
 /* ---- tuning ----
- * The rest's products (and agp_track_rows) track each output's winning chunk of AGP_CHUNK
- * steps; then the lanes of a warp search the improved outputs' chunks together, as the rounds'
- * products do (apsp_warptile.cu). A pair update takes the distances' two instructions (16-bit
- * words: one a pair of halves), not four (six), and an output a compare and a select a chunk
- * (16-bit words: a min, a max and a multiply for both halves, ap_words).
- * H200, D and P of single 2048 (D alone 1.15 ms, next hops step by step 2.33-2.35): chunks of 4
- * 2.00 ms, 8 2.07, 16 2.21; int16 2048 (0.65, 3.08-3.10) 1.80, 1.77, 2.01; chunks of 4 were
- * ahead on the pages of both classes. Without the search (next hops wrong) 1.67 ms: doc/NOTES.md
- * has the forms of the search that were no faster. */
-#define AGP_CHUNK 4
-/* Where a round has no more tasks than the GPU holds blocks at once (the launch has a block for
+ * Where a round has no more tasks than the GPU holds blocks at once (the launch has a block for
  * every two tasks, AG_TASKS_PER_BLOCK, and the chain holds the call), a round's strips step
  * through the pivot's histories as its closure writes them: they start once its first AGP_HALF
  * steps are out (agp_publish), and wait for the rest before their own step AGP_HALF
@@ -46,7 +35,6 @@
  * run as before (ag_chain_bound). */
 #define AGP_HALF (AP_TILE / 2)
 static_assert(AGP_HALF % AC_TT == 0, "agp_steps calls mid () at the start of a pass of AC_TT");
-#define AGP_LIST (AC_TT * AC_TT * 32) /* a warp's outputs: its list of improved ones at most */
 /* The row strips track theirs for the integer words only (DPX: a step with next hops is one
  * instruction and a compare and selects beside). A row strip is on a round's chain, and with
  * single values its search cost more than its steps saved (H100, D and P of single 256 x 256
@@ -78,6 +66,7 @@ __device__ __forceinline__ agp_graph<T> agp_page(const agp_graph<T> &p, unsigned
   o.N += q * p.g.np * p.g.np;
   o.rh += q * hist, o.ch += q * hist, o.chn += q * hist;
   if (o.half) o.half += q * p.g.nb;
+  if (o.g.parts) o.g.parts += q * 3 * p.g.nb;
   return o;
 }
 
@@ -96,7 +85,7 @@ __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
   const int nb = g.nb, t = k.t;
   if (PIPE && (k.kind == AG_ROW || k.kind == AG_COL)) ag_wait(&p.half[t], 1);
   else if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
-  if (k.kind == AG_REST || k.kind == AG_NEXT) {
+  if (k.kind == AG_REST || k.kind == AG_NEXT || k.kind == AG_NEXT_PART) {
     ag_wait(&g.ver[k.I * nb + t], t + 1);
     ag_wait(&g.ver[t * nb + k.J], t + 1);
   }
@@ -160,20 +149,6 @@ __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
     r[i] = __ldcg((const V *)(h + (i * AC_THREADS + threadIdx.x) * PER));
 #pragma unroll
   for (int i = 0; i < PASSES; i++) *(V *)(Bs + (i * AC_THREADS + threadIdx.x) * PER) = r[i];
-}
-
-/* A chunk's end for a tracked piece: where now beats was, the chunk (1 + its index, for 16-bit
- * words a half's) into id; was becomes now (ap_words' keep). */
-template <class T, class SR>
-__device__ __forceinline__ void
-agp_keep(typename ab_word<T>::W (&was)[AC_TT][AC_TT / ab_word<T>::PK],
-         uint32_t (*id)[AC_TT / ab_word<T>::PK],
-         const typename ab_word<T>::W (&now)[AC_TT][AC_TT / ab_word<T>::PK], uint32_t chunk) {
-#pragma unroll
-  for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-    for (int j = 0; j < AC_TT / ab_word<T>::PK; j++)
-      ap_words<T, SR>::keep(was[i][j], id[i][j], now[i][j], chunk);
 }
 
 /* Steps k = 0 .. AP_TILE - 1 of plain Floyd-Warshall's order on the tile in v (next hops nx):
@@ -254,137 +229,6 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
   }
 }
 
-/* acc = min (acc, A (x) B), A a column history (A words), B a row history, strictly smaller only
- * (the first k of the minimum wins), without next hops: each output's winning chunk into id (1 +
- * the chunk, 0 where it did not improve; for 16-bit words one a half), for agp_search or
- * agp_resolve. The chunk loop stays rolled: unrolled, the body is 1024 updates. */
-template <class T, class SR>
-__device__ __forceinline__ void
-agp_product_tracked(typename ab_word<T>::W (&acc)[AC_TT][AC_TT / ab_word<T>::PK],
-                    uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK], const typename ab_word<T>::A *As,
-                    const T *Bs, int r0, int c0) {
-  typedef ap_words<T, SR> Wd;
-  typedef typename ab_word<T>::W W;
-  typedef typename ab_word<T>::A A;
-  constexpr int WN = AC_TT / ab_word<T>::PK;
-  static_assert(AP_TILE % AGP_CHUNK == 0, "whole chunks");
-  W t[AC_TT][WN];
-#pragma unroll
-  for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-    for (int j = 0; j < WN; j++) id[i][j] = 0, t[i][j] = acc[i][j];
-  auto step = [&](int k, bool first) {
-    W bw[WN];
-    A a[AC_TT];
-    ab_lds<W, WN>(bw, (const W *)(Bs + k * AP_TILE + c0));
-    ab_lds<A, AC_TT>(a, As + k * AP_TILE + r0);
-#pragma unroll
-    for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-      for (int j = 0; j < WN; j++)
-        t[i][j] = first && !Wd::RUNS_ON ? Wd::term(a[i], bw[j]) : Wd::addmin(a[i], bw[j], t[i][j]);
-  };
-#pragma unroll 1
-  for (int c = 0; c < AP_TILE / AGP_CHUNK; c++) {
-    step(c * AGP_CHUNK, true);
-#pragma unroll
-    for (int kk = 1; kk < AGP_CHUNK; kk++) step(c * AGP_CHUNK + kk, false);
-    agp_keep<T, SR>(acc, id, t, (uint32_t)c + 1);
-  }
-}
-
-/* The winner of output (r, col) in chunk c: the first step whose term is the chunk's least (a NaN
- * term never wins, as in the steps one by one). */
-template <class T, class SR>
-__device__ __forceinline__ int agp_winner(const typename ab_word<T>::A *As, const T *Bs, int r,
-                                          int col, int c) {
-  typedef typename ap_word<T>::S S;
-  S least = 0;
-  int w = -1;
-#pragma unroll
-  for (int kk = 0; kk < AGP_CHUNK; kk++) {
-    const int k = c * AGP_CHUNK + kk;
-    const S t = ap_work<T, SR>::sum((T)As[k * AP_TILE + r], Bs[k * AP_TILE + col]);
-    if (t == t && (w < 0 || SR::add::beats(t, least))) least = t, w = k;
-  }
-  return w;
-}
-
-/* Output (i, j)'s entry of a tracked product's id: 1 + its winning chunk, 0 where it did not
- * improve. */
-template <class T>
-__device__ __forceinline__ uint32_t agp_chunk(const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
-                                              int i, int j) {
-  constexpr int PK = ab_word<T>::PK;
-  return PK == 2 ? id[i][j / PK] >> 16 * (j % PK) & 0xffffu : id[i][j / PK];
-}
-
-/* The outputs that improved (id: agp_product_tracked's) listed for agp_search in this warp's
- * list, one 16-bit entry each: row, column and chunk (owner lanes in order, by ballots); returns
- * their number. */
-template <class T>
-__device__ __forceinline__ int agp_mark(const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
-                                        uint16_t *list, int r0, int c0) {
-  static_assert(AP_TILE <= 64 && AP_TILE / AGP_CHUNK <= 16, "an entry is 6 + 6 + 4 bits");
-  const unsigned below = (1u << (threadIdx.x % 32)) - 1u;
-  int total = 0;
-#pragma unroll
-  for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-    for (int j = 0; j < AC_TT; j++) {
-      const uint32_t c = agp_chunk<T>(id, i, j);
-      const unsigned who = __ballot_sync(0xffffffffu, c != 0);
-      if (c)
-        list[total + __popc(who & below)] = (uint16_t)((r0 + i) | (c0 + j) << 6 | (c - 1) << 12);
-      total += __popc(who);
-    }
-  return total;
-}
-
-/* The next hops of the listed outputs (agp_mark), into the tile's next hops at N (leading
- * dimension np): each is its winner's in the column history (Ns). Searched where each output
- * is, a warp would run a search whenever any of its lanes had improved there; so the warp's
- * lanes take the list's entries in turn, two at a time for two searches in flight. (Shared out
- * by prefix sums and shuffles, one at a time, single 2048 with chunks of 16 took 2.32 ms against
- * 2.21 for the lists, H200.) */
-template <class T, class SR>
-__device__ __forceinline__ void agp_search(int total, const typename ab_word<T>::A *As,
-                                           const int *Ns, const T *Bs, int *N, size_t np,
-                                           const uint16_t *list) {
-  __syncwarp(); /* the list, to the lanes that search it */
-  auto search = [&](int x) {
-    const int r = x & 63, w = agp_winner<T, SR>(As, Bs, r, x >> 6 & 63, x >> 12);
-    return Ns[w * AP_TILE + r];
-  };
-  for (int e = threadIdx.x % 32; e < total; e += 64) {
-    /* a lane without a second entry searches its first again, keeping the lanes alike */
-    const bool two = e + 32 < total;
-    const int x1 = list[e], x2 = two ? list[e + 32] : x1, n1 = search(x1), n2 = search(x2);
-    N[(size_t)(x1 & 63) * np + (x1 >> 6 & 63)] = n1;
-    if (two) N[(size_t)(x2 & 63) * np + (x2 >> 6 & 63)] = n2;
-  }
-}
-
-/* The next hops of this thread's outputs that a tracked product improved (id), into its own next
- * hops nx, each its winner's in the column history: the next pivot's, whose closure goes on from
- * them. Each thread searches its own (a warp runs a search where any of its lanes improved):
- * the next pivot is one task a round, on the chain, where the SM has nothing else to run.
- * Against the product with next hops at every step: D + P of int16 1024 0.68 -> 0.60 ms, 2048
- * 1.77 -> 1.61, single 1024 0.51 -> 0.50 (H100, doc/NOTES.md). */
-template <class T, class SR>
-__device__ __forceinline__ void
-agp_resolve(int (&nx)[AC_TT][AC_TT], const uint32_t (&id)[AC_TT][AC_TT / ab_word<T>::PK],
-            const typename ab_word<T>::A *As, const int *Ns, const T *Bs, int r0, int c0) {
-#pragma unroll
-  for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-    for (int j = 0; j < AC_TT; j++) {
-      const uint32_t c = agp_chunk<T>(id, i, j);
-      if (c)
-        nx[i][j] = Ns[agp_winner<T, SR>(As, Bs, r0 + i, c0 + j, (int)c - 1) * AP_TILE + r0 + i];
-    }
-}
-
 /* The closure's mid (): its histories of steps 0 .. AGP_HALF - 1, stored before the barrier
  * that ended step AGP_HALF - 1, out to the strips that wait on half. */
 __device__ __forceinline__ void agp_publish(int *half) {
@@ -422,6 +266,73 @@ template <class T> static constexpr size_t agp_smem() {
 static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) <= 64 * 1024,
               "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
 
+/* Part k.part of S of the next pivot's update (AG_NEXT_PART, where ag_chain_bound): a quarter of
+ * its rows (ag_part_place) on the block's threads in S groups, each over AP_TILE / S of the
+ * depth, tracked and resolved on its own (agp_product_tracked, agp_resolve); the groups after
+ * the first hand their values and next hops to it through As and Ns, and it takes each where it
+ * is strictly better, in the depth's order: the first k of the minimum wins, as in the whole
+ * product, so the bits are the whole task's. true for the last part stored, whose block then
+ * loads the tile and closes it (last: the block's shared word). */
+template <class T, class SR, int S>
+__device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename ab_word<T>::A *As,
+                              int *Ns, T *Bs, unsigned &last) {
+  typedef typename ab_word<T>::W W;
+  constexpr int GT = AC_THREADS / S, KD = AP_TILE / S;
+  static_assert(ab_word<T>::PK == 1 && GT % 32 == 0 && KD % AGP_CHUNK == 0,
+                "whole words, whole warps a group, whole chunks a group");
+  static_assert((S - 1) * AC_TT * AC_TT * GT <= (int)AC_TILE_ELEMS, "the hand-over fits As, Ns");
+  const ag_graph<T> &g = p.g;
+  const int nb = g.nb, t = k.t, grp = threadIdx.x / GT, u = threadIdx.x % GT;
+  int r0, c0;
+  ag_part_place<AC_TT, S>(true, k.part, u, r0, c0);
+  agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, k.I, t), p.chn + agp_hist(nb, k.I, t));
+  agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, k.J));
+  W v[AC_TT][AC_TT];
+  int nx[AC_TT][AC_TT];
+  if (grp == 0) {
+    ag_load<T>(v, g, k.I, k.J, r0, c0);
+    agp_load_n(nx, p.N, g.np, k.I, k.J, r0, c0);
+  } else {
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < AC_TT; j++) v[i][j] = ap_words<T, SR>::identity();
+  }
+  __syncthreads();
+  {
+    const size_t d = (size_t)grp * KD * AP_TILE;
+    uint32_t id[AC_TT][AC_TT];
+    agp_product_tracked<T, SR, KD>(v, id, As + d, Bs + d, r0, c0);
+    agp_resolve<T, SR>(nx, id, As + d, Ns + d, Bs + d, r0, c0);
+  }
+  __syncthreads(); /* As and Ns free for the hand-over */
+  W *hv = (W *)As;
+  auto slot = [&](int g2, int i, int j) { return (((g2 - 1) * AC_TT + i) * AC_TT + j) * GT + u; };
+  if (grp > 0)
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < AC_TT; j++) hv[slot(grp, i, j)] = v[i][j], Ns[slot(grp, i, j)] = nx[i][j];
+  __syncthreads();
+  if (grp == 0) {
+#pragma unroll
+    for (int g2 = 1; g2 < S; g2++)
+#pragma unroll
+      for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+        for (int j = 0; j < AC_TT; j++) {
+          const W w = hv[slot(g2, i, j)];
+          if (SR::add::beats(w, v[i][j])) v[i][j] = w, nx[i][j] = Ns[slot(g2, i, j)];
+        }
+    ag_store<T>(v, g, k.I, k.J, r0, c0);
+    agp_store_n(nx, p.N, g.np, k.I, k.J, r0, c0);
+  }
+  __syncthreads(); /* every piece stored, and shared memory free for the next task */
+  if (threadIdx.x == 0) last = ag_part_done<S>(g, t, 2);
+  __syncthreads();
+  return last;
+}
+
 /* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
  * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120.
  * PIPE (ag_chain_bound; all.half set): the strips start on the pivot's first half. An instance
@@ -431,14 +342,14 @@ template <class T, class SR, bool PIPE>
 __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
   typedef ab_word<T> Wd;
   typedef typename Wd::A A;
-  constexpr int WN = AC_TT / Wd::PK;
+  constexpr int WN = AC_TT / Wd::PK, S = PIPE ? ag_parts<T>() : 1;
   extern __shared__ __align__(16) unsigned char agp_shared[];
   A *As = (A *)agp_shared;
   int *Ns = (int *)(As + AC_TILE_ELEMS);
   T *Bs = (T *)(Ns + AC_TILE_ELEMS);
   int *nxk = (int *)(Bs + AC_TILE_ELEMS);
   T *rowk = (T *)(nxk + 2 * AP_TILE), *colk = rowk + 2 * AP_TILE;
-  __shared__ unsigned taken;
+  __shared__ unsigned taken, last;
   __shared__ uint16_t lists[AC_THREADS / 32][AGP_LIST]; /* agp_search's */
   int ty, tx;
   ac_place<AC_TT>(ty, tx);
@@ -448,12 +359,18 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
   for (;;) {
     ag_task k;
     unsigned q;
-    if (!ag_take<true>(all.g, taken, q, k)) return;
+    if (!ag_take<true, S, 1>(all.g, taken, q, k)) return;
     const agp_graph<T> p = agp_page(all, q);
     const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task<PIPE>(p, k);
     __syncthreads();
+    bool parted = false; /* the last of the next pivot's parts: its closure, as AG_NEXT's */
+    if constexpr (S > 1)
+      if (k.kind == AG_NEXT_PART) {
+        if (!agp_next_part<T, SR, S>(p, k, As, Ns, Bs, last)) continue;
+        k.kind = AG_NEXT, parted = true;
+      }
     /* the rest's products (and the integer words' row strips) write only the next hops that
      * change (agp_search) */
     const bool rest = k.kind == AG_REST,
@@ -485,7 +402,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       };
       agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
                                     p.chn + here, ty, tx, mid);
-    } else if (k.kind != AG_CLOSE) { /* (I, t)'s column history (x) (t, J)'s row history */
+    } else if (k.kind != AG_CLOSE && !parted) { /* (I, t)'s column history (x) (t, J)'s rows */
       agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, I, t), p.chn + agp_hist(nb, I, t));
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, J));
       __syncthreads();
@@ -543,28 +460,34 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
      * bounds the launch (tuned on the blocks the GPU holds, not on the launch's, about half as
      * many: AGP_HALF's measurements) */
     const int pipe = ag_chain_bound(nb, pages, per_sm[0]);
-    /* the boards (versions; the pivots' half words, nb a page; the task counter, the cycle's
-     * word), then the histories */
-    const size_t halves = (size_t)nb * pages;
+    /* the boards (versions; the pivots' half words, nb a page; where pipelined the next pivots'
+     * parts (agp_next_part), 3 nb a page as the distances' board has them; the task counter, the
+     * cycle's word), then the histories */
+    const size_t halves = (size_t)nb * pages,
+                 parts = pipe && ag_parts<T>() > 1 ? 3 * (size_t)nb * pages : 0,
+                 words = cells + halves + parts;
     int *board = NULL;
-    CK_TRY(ck_dev_alloc((void **)&board, (cells + halves + 2) * sizeof(int)));
+    CK_TRY(ck_dev_alloc((void **)&board, (words + 2) * sizeof(int)));
     void *h = NULL;
     const ck_status got = ck_dev_alloc(&h, hist * (2 * sizeof(T) + sizeof(int)));
     if (got != CK_OK) {
       ck_dev_free(board);
       return got;
     }
-    int *after = board + cells + halves;
-    agp_graph<T> p = {{X, np, nb, board, NULL, (unsigned *)after, after + 1, pages},
+    int *after = board + words;
+    agp_graph<T> p = {{X, np, nb, board, NULL, (unsigned *)after, after + 1, pages,
+                       parts ? board + cells + halves : NULL},
                       N,
                       (T *)h,
                       (T *)h + hist,
                       (int *)((T *)h + 2 * hist),
                       pipe ? board + cells : NULL};
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    cudaError_t e = ag_clear(board, cells + halves + 1, p.g.neg, looked);
+    cudaError_t e = ag_clear(board, words + 1, p.g.neg, looked);
     if (e == cudaSuccess) {
-      kernels[pipe]<<<ag_blocks(nb, per_sm[pipe], pages), AC_THREADS, smem>>>(p);
+      const unsigned blocks = pipe ? ag_blocks<ag_parts<T>(), 1>(nb, per_sm[1], pages)
+                                   : ag_blocks(nb, per_sm[0], pages);
+      kernels[pipe]<<<blocks, AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
     const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, looked, np, pages, first),

@@ -59,19 +59,6 @@ template <int S, class T> __device__ void ag_wait_task(const ag_graph<T> &g, con
   __threadfence();
 }
 
-/* Where thread u of a part's group (ag_part) has its piece: rows part * R .. of the tile
- * (rows), or columns part * R .., R = AP_TILE / S; a warp takes up to 8 pieces across, so that
- * its reads of a row and of a column take one wavefront each, as ac_place's. */
-template <int TN, int S>
-__device__ __forceinline__ void ag_part_place(bool rows, int part, int u, int &r0, int &c0) {
-  constexpr int R = AP_TILE / S;
-  const int across = (rows ? AP_TILE : R) / TN, pc = across < 8 ? across : 8, w = u / 32,
-            lane = u % 32;
-  const int ty = w / (across / pc) * (32 / pc) + lane / pc, tx = w % (across / pc) * pc + lane % pc;
-  r0 = ty * AC_TT + (rows ? part * R : 0);
-  c0 = tx * TN + (rows ? 0 : part * R);
-}
-
 /* Part k.part of S of a task on the chain (ag_task_of), with the operands that the whole task
  * takes: the block's threads are S groups, each on the part's outputs over AP_TILE / S of the
  * depth; the groups after the first hand their picks to it through As, which folds them in the
@@ -140,21 +127,12 @@ __device__ bool ag_part(const ag_graph<T> &g, const ag_task &k, typename ab_word
   }
   __syncthreads(); /* every piece stored, and shared memory free for the next task */
   if (threadIdx.x == 0) {
-    __threadfence();
-    const bool done = atomicAdd(&g.parts[3 * t + which], 1) == S - 1;
-    if (done) __threadfence(); /* the other parts' stores before this block's loads, or the flag */
+    const bool done = ag_part_done<S>(g, t, which);
     if (done && which < 2) atomicExch(&g.ver[k.I * nb + k.J], t + 1);
     last = done && which == 2;
   }
   __syncthreads();
   return last;
-}
-
-/* The parts of the chain's products (AG_PARTS) for values of 4 bytes; 16-bit values make two
- * pair updates an instruction on the chain, whose products then cost less than the parts'
- * hops (H100, int16 1024 0.250-0.260 ms in parts against 0.242-0.248 whole). */
-template <class T> __host__ __device__ static constexpr int ag_parts() {
-  return sizeof(T) == 4 ? AG_PARTS : 1;
 }
 
 template <class T, class SR, bool PAGES, int S>
