@@ -21,7 +21,8 @@
 /* Parts of each of a round's two strip tiles next to the next pivot and of the next pivot's
  * update (AG_ROW_PART, AG_COL_PART, AG_NEXT_PART) where a round's chain bounds the launch
  * (ag_chain_bound): a tile's product on one block is bound by its issue slots, so on S blocks
- * the chain's products take about a quarter of the time. */
+ * the chain's products take about a quarter of the time (with P, its strips' steps too:
+ * apsp_graph_paths.cu). */
 #define AG_PARTS 4
 
 /* AG_NEXT: round t's update of (t + 1, t + 1), then its closure (round t + 1's first step);
@@ -184,9 +185,9 @@ template <int S = 1, int SS = S> static unsigned ag_blocks(int nb, int per_sm, s
   return (unsigned)(want < tasks ? want : tasks);
 }
 
-/* Where thread u of a part's group (ag_part) has its piece: rows part * R .. of the tile
- * (rows), or columns part * R .., R = AP_TILE / S; a warp takes up to 8 pieces across, so that
- * its reads of a row and of a column take one wavefront each, as ac_place's. */
+/* Where thread u of a part's group (ag_part, agp_next_part) has its piece: rows part * R .. of
+ * the tile (rows), or columns part * R .., R = AP_TILE / S; a warp takes up to 8 pieces across,
+ * so that its reads of a row and of a column take one wavefront each, as ac_place's. */
 template <int TN, int S>
 __device__ __forceinline__ void ag_part_place(bool rows, int part, int u, int &r0, int &c0) {
   constexpr int R = AP_TILE / S;

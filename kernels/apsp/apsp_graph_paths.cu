@@ -17,7 +17,9 @@
  * history and one column history (hist: k-major, as the products read them), written once: no
  * task waits for another to finish reading. A task waits for the tiles its operands come from,
  * as the distances' kernel does, and the distances are plain Floyd-Warshall's, the next hops
- * those of the rounds and of the "cpu" kernel where the sums are exact. */
+ * those of the rounds and of the "cpu" kernel where the sums are exact. Where a round's chain
+ * bounds the launch, the chain's two strip tiles and the next pivot's update run in parts on
+ * several blocks, as the distances' do (agp_strip_part, agp_next_part). */
 #include <limits.h>
 
 #include "apsp_graph_track.cuh"
@@ -34,6 +36,12 @@
  * saves (single 2048 1.91-1.92 -> 1.97-1.98, pages 256 x 256 1.29-1.30 -> 1.33-1.34), so those
  * run as before (ag_chain_bound). */
 #define AGP_HALF (AP_TILE / 2)
+/* There too, the two strip tiles next to the next pivot and its update run in AG_PARTS parts
+ * (4-byte words, ag_parts): a strip's part steps through a quarter of its columns (rows), the
+ * update's a quarter of its rows, each over the whole depth in four groups of threads. H100, D +
+ * P against the whole tasks (two rounds, medians of 9): single 1024 0.444-0.446 -> 0.414 ms, 512
+ * 0.235-0.239 -> 0.211-0.212, 300 0.239-0.243 -> 0.218-0.219; the update in parts alone: 1024
+ * 0.413-0.415, 512 0.218, 300 0.223-0.226 (doc/NOTES.md). */
 static_assert(AGP_HALF % AC_TT == 0, "agp_steps calls mid () at the start of a pass of AC_TT");
 /* The row strips track theirs for the integer words only (DPX: a step with next hops is one
  * instruction and a compare and selects beside). A row strip is on a round's chain, and with
@@ -83,7 +91,9 @@ template <bool PIPE, class T>
 __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
   const ag_graph<T> &g = p.g;
   const int nb = g.nb, t = k.t;
-  if (PIPE && (k.kind == AG_ROW || k.kind == AG_COL)) ag_wait(&p.half[t], 1);
+  if (PIPE &&
+      (k.kind == AG_ROW || k.kind == AG_COL || k.kind == AG_ROW_PART || k.kind == AG_COL_PART))
+    ag_wait(&p.half[t], 1);
   else if (k.kind != AG_CLOSE) ag_wait(&g.ver[t * nb + t], t + 1);
   if (k.kind == AG_REST || k.kind == AG_NEXT || k.kind == AG_NEXT_PART) {
     ag_wait(&g.ver[k.I * nb + t], t + 1);
@@ -94,17 +104,19 @@ __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
 }
 
 /* This thread's next hops of tile (I, J), past the L1, and back. */
-__device__ __forceinline__ void agp_load_n(int (&nx)[AC_TT][AC_TT], const int *N, size_t np, int I,
+template <int TN>
+__device__ __forceinline__ void agp_load_n(int (&nx)[AC_TT][TN], const int *N, size_t np, int I,
                                            int J, int r0, int c0) {
 #pragma unroll
   for (int i = 0; i < AC_TT; i++)
-    ab_lds<int, AC_TT, true>(nx[i], N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0);
+    ab_lds<int, TN, true>(nx[i], N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0);
 }
-__device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][AC_TT], int *N, size_t np, int I,
+template <int TN>
+__device__ __forceinline__ void agp_store_n(const int (&nx)[AC_TT][TN], int *N, size_t np, int I,
                                             int J, int r0, int c0) {
 #pragma unroll
   for (int i = 0; i < AC_TT; i++)
-    ab_sts<int, AC_TT>(N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0, nx[i]);
+    ab_sts<int, TN>(N + (I * AP_TILE + r0 + i) * np + J * AP_TILE + c0, nx[i]);
 }
 
 /* A history into shared memory, past the L1 (other blocks wrote it): a column history into A
@@ -161,17 +173,19 @@ __device__ __forceinline__ void agp_stage_rows(T *Bs, const T *h) {
  * as well, for agp_search. A chunk's rows k change from step to step, but once recorded each
  * step's term is fixed, and an output's last improving step is the first whose term is the
  * chunk's least, as in a product. mid () runs before step AGP_HALF, after the barrier of the step
- * before: the closure's agp_publish, the strips' agp_strip_mid. */
-template <class T, class SR, bool ROW_OWN, bool COL_OWN, bool TRACK = false, class F>
+ * before: the closure's agp_publish, the strips' agp_strip_mid. A strip's part (agp_strip_part)
+ * holds TN = 1 column a thread and records SPAN of the histories' entries from lo: its own. */
+template <class T, class SR, bool ROW_OWN, bool COL_OWN, bool TRACK = false, int TN = AC_TT,
+          int SPAN = AP_TILE, class F>
 __device__ __forceinline__ void
-agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[AC_TT][AC_TT],
+agp_steps(typename ab_word<T>::W (&v)[AC_TT][TN / ab_word<T>::PK], int (&nx)[AC_TT][TN],
           const typename ab_word<T>::A *As, const int *Ns, T *Bs, T *rowk, T *colk, int *nxk, T *rh,
           T *ch, int *chn, int ty, int tx, const F &mid,
-          uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr) {
+          uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr, int lo = 0) {
   typedef typename ab_word<T>::W W;
   typedef typename ab_word<T>::A A;
-  constexpr int TN = AC_TT, WN = TN / ab_word<T>::PK;
-  static_assert(!TRACK || (ROW_OWN && !COL_OWN && AGP_CHUNK % AC_TT == 0),
+  constexpr int WN = TN / ab_word<T>::PK;
+  static_assert(!TRACK || (ROW_OWN && !COL_OWN && AGP_CHUNK % AC_TT == 0 && TN == AC_TT),
                 "a row strip's steps, chunks of whole passes");
   const int r0 = ty * AC_TT, c0 = tx * TN;
   W was[AC_TT][WN]; /* TRACK: v where the chunk began */
@@ -206,13 +220,14 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
 #pragma unroll
       for (int i = 0; i < AC_TT; i++)
         ab_step_row_w<T, SR, TN, !TRACK>(v[i], nx[i], a[i], bw, nk[i]);
-      if (e < AP_TILE) { /* row and column k as they stood at step k, into the histories */
-        const T rv = rowk[buf * AP_TILE + e];
-        if (ROW_OWN) rh[k * AP_TILE + e] = rv;
-        if (TRACK) Bs[k * AP_TILE + e] = rv;
+      if (e < SPAN) { /* row and column k as they stood at step k, into the histories */
+        const int x = lo + e;
+        const T rv = rowk[buf * AP_TILE + x];
+        if (ROW_OWN) rh[k * AP_TILE + x] = rv;
+        if (TRACK) Bs[k * AP_TILE + x] = rv;
         if (COL_OWN) {
-          ch[k * AP_TILE + e] = colk[buf * AP_TILE + e];
-          chn[k * AP_TILE + e] = nxk[buf * AP_TILE + e];
+          ch[k * AP_TILE + x] = colk[buf * AP_TILE + x];
+          chn[k * AP_TILE + x] = nxk[buf * AP_TILE + x];
         }
       }
       /* row and column k + 1 as they stand now, for the next step */
@@ -224,8 +239,9 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][AC_TT / ab_word<T>::PK], int (&nx)[
                                           (kk + 1) % TN);
       __syncthreads();
     }
-    if (TRACK && (k0 + AC_TT) % AGP_CHUNK == 0)
-      agp_keep<T, SR>(was, id, v, (uint32_t)((k0 + AC_TT) / AGP_CHUNK));
+    if constexpr (TRACK)
+      if ((k0 + AC_TT) % AGP_CHUNK == 0)
+        agp_keep<T, SR>(was, id, v, (uint32_t)((k0 + AC_TT) / AGP_CHUNK));
   }
 }
 
@@ -265,6 +281,54 @@ template <class T> static constexpr size_t agp_smem() {
 }
 static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) <= 64 * 1024,
               "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
+
+/* Part k.part of S of a strip tile next to the next pivot (AG_ROW_PART by columns, AG_COL_PART
+ * by rows, where ag_chain_bound): the whole strip's steps on a quarter of its outputs, a column
+ * of four a thread (each output reads only its own column of the row strip, row of the column
+ * strip), so that each step's barrier is the block's while its updates are a quarter; the part
+ * records its columns (rows) of the histories; the last part stored raises the tile's version. */
+template <class T, class SR, bool PIPE, int S>
+__device__ void agp_strip_part(const agp_graph<T> &p, const ag_task &k, typename ab_word<T>::A *As,
+                               int *Ns, T *Bs, T *rowk, T *colk, int *nxk) {
+  constexpr int SPAN = AP_TILE / S;
+  static_assert(ab_word<T>::PK == 1 && SPAN * AP_TILE == AC_TT * AC_THREADS,
+                "whole words, a column of four a thread");
+  const ag_graph<T> &g = p.g;
+  const int nb = g.nb, t = k.t, lo = k.part * SPAN, u = threadIdx.x;
+  const bool row = k.kind == AG_ROW_PART;
+  const int ty = row ? u / SPAN : lo / AC_TT + u / AP_TILE, tx = row ? lo + u % SPAN : u % AP_TILE;
+  const int r0 = ty * AC_TT, c0 = tx;
+  typename ab_word<T>::W v[AC_TT][1];
+  int nx[AC_TT][1];
+  ag_load<T>(v, g, k.I, k.J, r0, c0);
+  agp_load_n(nx, p.N, g.np, k.I, k.J, r0, c0);
+  const int *pivot = &g.ver[t * nb + t];
+  const size_t here = agp_hist(nb, k.I, k.J), ph = agp_hist(nb, t, t);
+  if (row) {
+    if constexpr (PIPE) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
+    else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
+    auto mid = [&] {
+      if constexpr (PIPE)
+        agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
+    };
+    agp_steps<T, SR, true, false, false, 1, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here,
+                                                  NULL, NULL, ty, tx, mid, nullptr, lo);
+  } else {
+    if constexpr (PIPE) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
+    else agp_stage_rows<T>(Bs, p.rh + ph);
+    auto mid = [&] {
+      if constexpr (PIPE) agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
+    };
+    agp_steps<T, SR, false, true, false, 1, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL,
+                                                  p.ch + here, p.chn + here, ty, tx, mid, nullptr,
+                                                  lo);
+  }
+  ag_store<T>(v, g, k.I, k.J, r0, c0);
+  agp_store_n(nx, p.N, g.np, k.I, k.J, r0, c0);
+  __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
+  if (threadIdx.x == 0 && ag_part_done<S>(g, t, row ? 0 : 1))
+    atomicExch(&g.ver[k.I * nb + k.J], t + 1);
+}
 
 /* Part k.part of S of the next pivot's update (AG_NEXT_PART, where ag_chain_bound): a quarter of
  * its rows (ag_part_place) on the block's threads in S groups, each over AP_TILE / S of the
@@ -334,7 +398,9 @@ __device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename 
 }
 
 /* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
- * 96); the int32 min.+ instance spills 4 bytes on sm_90 and sm_100, single's 4 on sm_120.
+ * 96); none spills on sm_90; with the parts, the pipelined instances spill up to 16 bytes on
+ * sm_120 and int32 min.+'s about 100 on sm_100 (12 before the parts), where no GPU has timed
+ * them (the parts' functions out of line spilled on sm_90 instead).
  * PIPE (ag_chain_bound; all.half set): the strips start on the pivot's first half. An instance
  * of its own: its tests in every task, taken where they were not needed, cost single 2048 and
  * the pages 2-4% (H100, D + P, doc/NOTES.md). */
@@ -342,7 +408,7 @@ template <class T, class SR, bool PIPE>
 __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> all) {
   typedef ab_word<T> Wd;
   typedef typename Wd::A A;
-  constexpr int WN = AC_TT / Wd::PK, S = PIPE ? ag_parts<T>() : 1;
+  constexpr int WN = AC_TT / Wd::PK, S = PIPE ? ag_parts<T>() : 1, SS = S;
   extern __shared__ __align__(16) unsigned char agp_shared[];
   A *As = (A *)agp_shared;
   int *Ns = (int *)(As + AC_TILE_ELEMS);
@@ -359,18 +425,23 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
   for (;;) {
     ag_task k;
     unsigned q;
-    if (!ag_take<true, S, 1>(all.g, taken, q, k)) return;
+    if (!ag_take<true, S, SS>(all.g, taken, q, k)) return;
     const agp_graph<T> p = agp_page(all, q);
     const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task<PIPE>(p, k);
     __syncthreads();
     bool parted = false; /* the last of the next pivot's parts: its closure, as AG_NEXT's */
-    if constexpr (S > 1)
+    if constexpr (S > 1) {
+      if (k.kind == AG_ROW_PART || k.kind == AG_COL_PART) {
+        agp_strip_part<T, SR, PIPE, S>(p, k, As, Ns, Bs, rowk, colk, nxk);
+        continue;
+      }
       if (k.kind == AG_NEXT_PART) {
         if (!agp_next_part<T, SR, S>(p, k, As, Ns, Bs, last)) continue;
         k.kind = AG_NEXT, parted = true;
       }
+    }
     /* the rest's products (and the integer words' row strips) write only the next hops that
      * change (agp_search) */
     const bool rest = k.kind == AG_REST,
@@ -485,7 +556,7 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
     cudaError_t e = ag_clear(board, words + 1, p.g.neg, looked);
     if (e == cudaSuccess) {
-      const unsigned blocks = pipe ? ag_blocks<ag_parts<T>(), 1>(nb, per_sm[1], pages)
+      const unsigned blocks = pipe ? ag_blocks<ag_parts<T>()>(nb, per_sm[1], pages)
                                    : ag_blocks(nb, per_sm[0], pages);
       kernels[pipe]<<<blocks, AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
