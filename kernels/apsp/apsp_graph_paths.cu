@@ -398,9 +398,8 @@ __device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename 
 }
 
 /* Two blocks an SM: 128 registers, which the tracked products fill (single 128, 16-bit words
- * 96); none spills on sm_90; with the parts, the pipelined instances spill up to 16 bytes on
- * sm_120 and int32 min.+'s about 100 on sm_100 (12 before the parts), where no GPU has timed
- * them (the parts' functions out of line spilled on sm_90 instead).
+ * 96); none spills in the package's build (sm_100 and sm_120 from compute_90's PTX). The parts'
+ * functions out of line spilled 16-240 bytes on sm_90.
  * PIPE (ag_chain_bound; all.half set): the strips start on the pivot's first half. An instance
  * of its own: its tests in every task, taken where they were not needed, cost single 2048 and
  * the pages 2-4% (H100, D + P, doc/NOTES.md). */
