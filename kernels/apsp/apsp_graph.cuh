@@ -198,6 +198,29 @@ __device__ __forceinline__ void ag_part_place(bool rows, int part, int u, int &r
   c0 = tx * TN + (rows ? 0 : part * R);
 }
 
+/* After a part's product (ag_part, agp_next_part), the barrier that frees shared memory; then
+ * groups 1 .. S - 1 (GT threads each) put their pieces (AC_TT x WN) through put (slot, i, j)
+ * and, after the next barrier, group 0 takes them in the depth's order through
+ * fold (slot, i, j); slot: where group g's thread u keeps its piece (i, j). */
+template <int S, int GT, int WN, class P, class F>
+__device__ __forceinline__ void ag_hand_over(int grp, int u, const P &put, const F &fold) {
+  auto slot = [&](int g, int i, int j) { return (((g - 1) * AC_TT + i) * WN + j) * GT + u; };
+  __syncthreads();
+  if (grp > 0)
+#pragma unroll
+    for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+      for (int j = 0; j < WN; j++) put(slot(grp, i, j), i, j);
+  __syncthreads();
+  if (grp == 0)
+#pragma unroll
+    for (int g = 1; g < S; g++)
+#pragma unroll
+      for (int i = 0; i < AC_TT; i++)
+#pragma unroll
+        for (int j = 0; j < WN; j++) fold(slot(g, i, j), i, j);
+}
+
 /* The parts of the chain's products (AG_PARTS) for values of 4 bytes; 16-bit values make two
  * pair updates an instruction on the chain, whose products then cost less than the parts'
  * hops (H100, int16 1024 0.250-0.260 ms in parts against 0.242-0.248 whole). */

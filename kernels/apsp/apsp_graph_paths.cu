@@ -369,25 +369,14 @@ __device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename 
     agp_product_tracked<T, SR, KD>(v, id, As + d, Bs + d, r0, c0);
     agp_resolve<T, SR>(nx, id, As + d, Ns + d, Bs + d, r0, c0);
   }
-  __syncthreads(); /* As and Ns free for the hand-over */
-  W *hv = (W *)As;
-  auto slot = [&](int g2, int i, int j) { return (((g2 - 1) * AC_TT + i) * AC_TT + j) * GT + u; };
-  if (grp > 0)
-#pragma unroll
-    for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-      for (int j = 0; j < AC_TT; j++) hv[slot(grp, i, j)] = v[i][j], Ns[slot(grp, i, j)] = nx[i][j];
-  __syncthreads();
+  W *hv = (W *)As; /* the hand-over, values through As and next hops through Ns */
+  ag_hand_over<S, GT, AC_TT>(
+      grp, u, [&](int s, int i, int j) { hv[s] = v[i][j], Ns[s] = nx[i][j]; },
+      [&](int s, int i, int j) {
+        const W w = hv[s];
+        if (SR::add::beats(w, v[i][j])) v[i][j] = w, nx[i][j] = Ns[s];
+      });
   if (grp == 0) {
-#pragma unroll
-    for (int g2 = 1; g2 < S; g2++)
-#pragma unroll
-      for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-        for (int j = 0; j < AC_TT; j++) {
-          const W w = hv[slot(g2, i, j)];
-          if (SR::add::beats(w, v[i][j])) v[i][j] = w, nx[i][j] = Ns[slot(g2, i, j)];
-        }
     ag_store<T>(v, g, k.I, k.J, r0, c0);
     agp_store_n(nx, p.N, g.np, k.I, k.J, r0, c0);
   }

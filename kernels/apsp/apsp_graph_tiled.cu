@@ -107,24 +107,11 @@ __device__ bool ag_part(const ag_graph<T> &g, const ag_task &k, typename ab_word
     }
   }
   ac_product<T, SR, WN, KD>(acc, As + grp * KD * AP_TILE, Bs + grp * KD * AP_TILE, r0, c0);
-  __syncthreads(); /* As free for the hand-over */
-  W *hand = (W *)As;
-  auto slot = [&](int g2, int i, int j) { return (((g2 - 1) * AC_TT + i) * WN + j) * GT + u; };
-  if (grp > 0)
-#pragma unroll
-    for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-      for (int j = 0; j < WN; j++) hand[slot(grp, i, j)] = acc[i][j];
-  __syncthreads();
-  if (grp == 0) {
-#pragma unroll
-    for (int g2 = 1; g2 < S; g2++)
-#pragma unroll
-      for (int i = 0; i < AC_TT; i++)
-#pragma unroll
-        for (int j = 0; j < WN; j++) acc[i][j] = Ar::pick(acc[i][j], hand[slot(g2, i, j)]);
-    ag_store<T>(acc, g, k.I, k.J, r0, c0);
-  }
+  W *hand = (W *)As; /* the hand-over, through As */
+  ag_hand_over<S, GT, WN>(
+      grp, u, [&](int s, int i, int j) { hand[s] = acc[i][j]; },
+      [&](int s, int i, int j) { acc[i][j] = Ar::pick(acc[i][j], hand[s]); });
+  if (grp == 0) ag_store<T>(acc, g, k.I, k.J, r0, c0);
   __syncthreads(); /* every piece stored, and shared memory free for the next task */
   if (threadIdx.x == 0) {
     const bool done = ag_part_done<S>(g, t, which);
