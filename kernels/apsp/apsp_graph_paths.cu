@@ -335,8 +335,9 @@ __device__ void agp_strip_part(const agp_graph<T> &p, const ag_task &k, typename
  * depth, tracked and resolved on its own (agp_product_tracked, agp_resolve); the groups after
  * the first hand their values and next hops to it through As and Ns, and it takes each where it
  * is strictly better, in the depth's order: the first k of the minimum wins, as in the whole
- * product, so the bits are the whole task's. true for the last part stored, whose block then
- * loads the tile and closes it (last: the block's shared word). */
+ * product, so the bits are the whole task's (groups 1 .. S - 1 start from the identity, which
+ * beats nothing, so a next hop handed over is always one they resolved). true for the last part
+ * stored, whose block then loads the tile and closes it (last: the block's shared word). */
 template <class T, class SR, int S>
 __device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename ab_word<T>::A *As,
                               int *Ns, T *Bs, unsigned &last) {
@@ -360,7 +361,7 @@ __device__ bool agp_next_part(const agp_graph<T> &p, const ag_task &k, typename 
 #pragma unroll
     for (int i = 0; i < AC_TT; i++)
 #pragma unroll
-      for (int j = 0; j < AC_TT; j++) v[i][j] = ap_words<T, SR>::identity();
+      for (int j = 0; j < AC_TT; j++) v[i][j] = ap_words<T, SR>::identity(), nx[i][j] = 0;
   }
   __syncthreads();
   {
