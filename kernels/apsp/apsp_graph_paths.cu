@@ -66,7 +66,7 @@ template <class T> struct agp_graph {
 };
 
 /* Page q's graph, next hops, board and histories, as one graph's launch holds them. */
-template <class T>
+template <int S, class T>
 __device__ __forceinline__ agp_graph<T> agp_page(const agp_graph<T> &p, unsigned q) {
   const size_t hist = (size_t)p.g.nb * p.g.nb * AC_TILE_ELEMS;
   agp_graph<T> o = p;
@@ -74,7 +74,7 @@ __device__ __forceinline__ agp_graph<T> agp_page(const agp_graph<T> &p, unsigned
   o.N += q * p.g.np * p.g.np;
   o.rh += q * hist, o.ch += q * hist, o.chn += q * hist;
   if (o.half) o.half += q * p.g.nb;
-  if (o.g.parts) o.g.parts += q * 3 * p.g.nb;
+  if (S > 1) o.g.parts += q * 3 * p.g.nb; /* set where the chain runs in S parts */
   return o;
 }
 
@@ -282,6 +282,40 @@ template <class T> static constexpr size_t agp_smem() {
 static_assert(agp_smem<float>() + AC_THREADS / 32 * AGP_LIST * sizeof(uint16_t) <= 64 * 1024,
               "a block's shared memory on every GPU the package builds for (sm_75: 64 KB)");
 
+/* A strip tile of round t (its histories at here) stepped through the pivot's histories
+ * (agp_steps): a row strip (ROW) takes column k from the pivot's column history, a column strip
+ * row k from its row history, staged into shared memory (where PIPE the first half,
+ * agp_strip_mid the rest); the tile's own histories recorded (SPAN from lo: a part's,
+ * agp_strip_part). */
+template <class T, class SR, bool PIPE, bool ROW, bool TRACK = false, int TN = AC_TT,
+          int SPAN = AP_TILE>
+__device__ __forceinline__ void
+agp_strip(const agp_graph<T> &p, int t, size_t here,
+          typename ab_word<T>::W (&v)[AC_TT][TN / ab_word<T>::PK], int (&nx)[AC_TT][TN],
+          typename ab_word<T>::A *As, int *Ns, T *Bs, T *rowk, T *colk, int *nxk, int ty, int tx,
+          uint32_t (*id)[AC_TT / ab_word<T>::PK] = nullptr, int lo = 0) {
+  const int nb = p.g.nb, *pivot = &p.g.ver[t * nb + t];
+  const size_t ph = agp_hist(nb, t, t);
+  if constexpr (ROW) {
+    if constexpr (PIPE) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
+    else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
+    auto mid = [&] {
+      if constexpr (PIPE)
+        agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
+    };
+    agp_steps<T, SR, true, false, TRACK, TN, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here,
+                                                   NULL, NULL, ty, tx, mid, id, lo);
+  } else {
+    if constexpr (PIPE) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
+    else agp_stage_rows<T>(Bs, p.rh + ph);
+    auto mid = [&] {
+      if constexpr (PIPE) agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
+    };
+    agp_steps<T, SR, false, true, false, TN, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL,
+                                                   p.ch + here, p.chn + here, ty, tx, mid, id, lo);
+  }
+}
+
 /* Part k.part of S of a strip tile next to the next pivot (AG_ROW_PART by columns, AG_COL_PART
  * by rows, where ag_chain_bound): the whole strip's steps on a quarter of its outputs, a column
  * of four a thread (each output reads only its own column of the row strip, row of the column
@@ -302,27 +336,12 @@ __device__ void agp_strip_part(const agp_graph<T> &p, const ag_task &k, typename
   int nx[AC_TT][1];
   ag_load<T>(v, g, k.I, k.J, r0, c0);
   agp_load_n(nx, p.N, g.np, k.I, k.J, r0, c0);
-  const int *pivot = &g.ver[t * nb + t];
-  const size_t here = agp_hist(nb, k.I, k.J), ph = agp_hist(nb, t, t);
-  if (row) {
-    if constexpr (PIPE) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
-    else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
-    auto mid = [&] {
-      if constexpr (PIPE)
-        agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
-    };
-    agp_steps<T, SR, true, false, false, 1, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here,
-                                                  NULL, NULL, ty, tx, mid, nullptr, lo);
-  } else {
-    if constexpr (PIPE) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
-    else agp_stage_rows<T>(Bs, p.rh + ph);
-    auto mid = [&] {
-      if constexpr (PIPE) agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
-    };
-    agp_steps<T, SR, false, true, false, 1, SPAN>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL,
-                                                  p.ch + here, p.chn + here, ty, tx, mid, nullptr,
-                                                  lo);
-  }
+  if (row)
+    agp_strip<T, SR, PIPE, true, false, 1, SPAN>(p, t, agp_hist(g.nb, k.I, k.J), v, nx, As, Ns, Bs,
+                                                 rowk, colk, nxk, ty, tx, nullptr, lo);
+  else
+    agp_strip<T, SR, PIPE, false, false, 1, SPAN>(p, t, agp_hist(g.nb, k.I, k.J), v, nx, As, Ns, Bs,
+                                                  rowk, colk, nxk, ty, tx, nullptr, lo);
   ag_store<T>(v, g, k.I, k.J, r0, c0);
   agp_store_n(nx, p.N, g.np, k.I, k.J, r0, c0);
   __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
@@ -415,7 +434,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     ag_task k;
     unsigned q;
     if (!ag_take<true, S, SS>(all.g, taken, q, k)) return;
-    const agp_graph<T> p = agp_page(all, q);
+    const agp_graph<T> p = agp_page<S>(all, q);
     const ag_graph<T> &g = p.g;
     const int t = k.t, I = k.I, J = k.J;
     if (threadIdx.x == 0) agp_wait_task<PIPE>(p, k);
@@ -439,29 +458,13 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
     ag_load<T>(v, g, I, J, r0, c0);
     if (!tracked) agp_load_n(nx, p.N, g.np, I, J, r0, c0);
     const size_t here = agp_hist(nb, I, J);
-    /* the pivot's version and histories */
-    const int *pivot = &g.ver[t * nb + t];
-    const size_t ph = agp_hist(nb, t, t);
     if (k.kind == AG_ROW) { /* column k from the pivot's column history */
-      if constexpr (PIPE) agp_stage_cols<T, 0, AGP_HALF * AP_TILE>(As, Ns, p.ch + ph, p.chn + ph);
-      else agp_stage_cols<T>(As, Ns, p.ch + ph, p.chn + ph);
-      auto mid = [&] {
-        if constexpr (PIPE)
-          agp_strip_mid<T, true>(pivot, t + 1, As, Ns, Bs, p.ch + ph, p.chn + ph, NULL);
-      };
       uint32_t id[AC_TT][WN];
-      agp_steps<T, SR, true, false, agp_track_rows<T>()>(v, nx, As, Ns, Bs, rowk, colk, nxk,
-                                                         p.rh + here, NULL, NULL, ty, tx, mid, id);
+      agp_strip<T, SR, PIPE, true, agp_track_rows<T>()>(p, t, here, v, nx, As, Ns, Bs, rowk, colk,
+                                                        nxk, ty, tx, id);
       if constexpr (agp_track_rows<T>()) marked = agp_mark<T>(id, lists[threadIdx.x / 32], r0, c0);
     } else if (k.kind == AG_COL) { /* row k from the pivot's row history */
-      if constexpr (PIPE) agp_stage_rows<T, 0, AGP_HALF * AP_TILE>(Bs, p.rh + ph);
-      else agp_stage_rows<T>(Bs, p.rh + ph);
-      auto mid = [&] {
-        if constexpr (PIPE)
-          agp_strip_mid<T, false>(pivot, t + 1, As, Ns, Bs, NULL, NULL, p.rh + ph);
-      };
-      agp_steps<T, SR, false, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, NULL, p.ch + here,
-                                    p.chn + here, ty, tx, mid);
+      agp_strip<T, SR, PIPE, false>(p, t, here, v, nx, As, Ns, Bs, rowk, colk, nxk, ty, tx);
     } else if (k.kind != AG_CLOSE && !parted) { /* (I, t)'s column history (x) (t, J)'s rows */
       agp_stage_cols<T>(As, Ns, p.ch + agp_hist(nb, I, t), p.chn + agp_hist(nb, I, t));
       agp_stage_rows<T>(Bs, p.rh + agp_hist(nb, t, J));

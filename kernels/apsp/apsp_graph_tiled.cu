@@ -86,9 +86,10 @@ __device__ bool ag_part(const ag_graph<T> &g, const ag_task &k, typename ab_word
     ac_place<TN>(ty, tx);
     const int y0 = ty * AC_TT, x0 = tx * TN;
     W v[AC_TT][WN];
-    ag_load<T>(v, g, which == 0 ? t : k.I, t, y0, x0);
+    /* (I, t) by columns and (t, J) by rows: a strip's part has the pivot for one of them */
+    ag_load<T>(v, g, k.I, t, y0, x0);
     ac_put_cols<T>(v, As, y0, x0);
-    ag_load<T>(v, g, t, which == 1 ? t : k.J, y0, x0);
+    ag_load<T>(v, g, t, k.J, y0, x0);
     ac_put_rows<T>(v, Bs, y0, x0);
   }
   if (grp == 0) ag_load<T>(acc, g, k.I, k.J, r0, c0);
