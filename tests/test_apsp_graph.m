@@ -187,3 +187,47 @@
 %! end_try_catch
 %! assert (msg, error_of (@on_rounds, W));
 %! assert (__ck_released__ ());
+%!function [D, P] = with_paths (W)
+%!  [D, P] = gpu_apsp (W);
+%!endfunction
+%!testif ; gpu_available ()
+%! ## a gpu_array's graph whose work type is its own class whatever its weights (single and
+%! ## double, narrowing off) runs before its weights' survey is read: the same D and P, and the
+%! ## same errors, a refused weight first, then a weight to itself, then a cycle, as a host
+%! ## array's call, which waits for the survey (a batched page, by tiles, the rounds in double)
+%! old = __cudakernels__ ("settings", "minplus_narrow", "off");
+%! unwind_protect
+%!   for n = [40 300 1000]
+%!     for cls = {"single", "double"}
+%!       W = __ck_graph__ (n, cls{1}, 0.1, true);   # negative weights, no negative cycle
+%!       [GD, GP] = gpu_apsp (gpu_array (W));
+%!       [D, P] = gpu_apsp (W);
+%!       what = sprintf ("%s n = %d", cls{1}, n);
+%!       assert (isequal (gather (GD), D) && isequal (gather (GP), P), what);
+%!       assert (isequal (gather (gpu_apsp (gpu_array (W))), D), what);
+%!       V = W; V(n, 2) = -1e4; V(2, n) = 0;   # a negative cycle through 2 and n
+%!       want = {"negativecycle .* cycle through vertex", ...
+%!               "negativecycle .* cycle: vertex 3 has a negative", "invalidinput .* must not be"};
+%!       for e = 1:3
+%!         if (e == 2) V(3, 3) = -1; endif
+%!         if (e == 3) V(5, 1) = NaN; endif
+%!         msg = error_of (@gpu_apsp, V);
+%!         assert (! isempty (regexp (msg, want{e}, "once")), [what ": " msg]);
+%!         assert (error_of (@gpu_apsp, gpu_array (V)), msg, what);
+%!         assert (error_of (@with_paths, gpu_array (V)), error_of (@with_paths, V), what);
+%!       endfor
+%!     endfor
+%!   endfor
+%!   W = single (randi ([1 50], 500)); W(rand (500) > 0.05) = -Inf;   # max.min is never narrowed
+%!   __cudakernels__ ("settings", old);
+%!   [GD, GP] = gpu_apsp (gpu_array (W), "semiring", "max.min");
+%!   [D, P] = gpu_apsp (W, "semiring", "max.min");
+%!   assert (isequal (gather (GD), D) && isequal (gather (GP), P));
+%!   W(7, 9) = NaN;
+%!   assert (error_of (@gpu_apsp, gpu_array (W), "semiring", "max.min"), ...
+%!           error_of (@gpu_apsp, W, "semiring", "max.min"));
+%! unwind_protect_cleanup
+%!   __cudakernels__ ("settings", old);
+%! end_unwind_protect
+%! clear GD GP
+%! assert (__ck_released__ ());

@@ -26,97 +26,8 @@
 #include <type_traits>
 
 #include "apsp_problem.cuh"
+#include "apsp_survey.cuh"
 #include "dispatch.cuh"
-
-/* ---- the survey ---- */
-
-struct ap_facts {
-  int refused;       /* a weight the problem refuses (ap_problem::refused) */
-  long long negdiag; /* the smallest page * n + vertex with an unbounded diagonal entry;
-                        LLONG_MAX: none */
-  int fraction;      /* sums of single or double: an edge that is not an integer of at most 2^31,
-                       or -0 */
-  long long lo, hi;  /* sums: the extremes of the edges (not "no edge", off the diagonal) as the
-                       shortest-path problem sees them (-W for max.+) */
-  int below;         /* an edge that would be unbounded as a loop on its own (min.+: negative);
-                        without one no cycle is (a cycle's length is its edges' sum, or product) */
-};
-
-/* W's columns c0 .. c0 + cols - 1 (W points at column c0) of each of its pages (one page: a
- * share of a 2-D call; several: whole graphs, c0 0 and cols n). */
-template <class Tc, int S>
-__global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, size_t pages,
-                          ap_facts *f) {
-  typedef ap_problem<S> Pb;
-  long long lo = LLONG_MAX, hi = LLONG_MIN, negdiag = LLONG_MAX;
-  int refused = 0, fraction = 0, below = 0;
-  const size_t page = cols * n, count = page * pages, stride = (size_t)gridDim.x * blockDim.x;
-  for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
-    const Tc v = W[idx];
-    size_t q, c, r; /* W(r, c) of page q */
-    split_index(idx, page, q, c);
-    split_index(c, n, c, r);
-    c += c0;
-    if (Pb::refused(v)) {
-      refused = 1;
-      continue;
-    }
-    if (r == c) {
-      if (Pb::unbounded_self(v)) negdiag = min(negdiag, (long long)(q * n + r));
-      continue;
-    }
-    below |= Pb::unbounded_self(v);
-    if (!Pb::SUMS || Pb::template no_edge<Tc>(v)) continue;
-    if constexpr (mp_traits<Tc>::is_float) {
-      if (mp_not_whole(v, (Tc)2147483648.0)) { /* v, not -v: the integer work types give +0 for
-                                                  -W's zeros too */
-        fraction = 1;
-        continue;
-      }
-    }
-    const long long w = Pb::REV ? -(long long)v : (long long)v;
-    lo = min(lo, w);
-    hi = max(hi, w);
-  }
-  /* the block's facts, then one atomic each a block: a warp's each, on the same few words from
-   * every warp of 1056 blocks, took some 35 us whatever n (H100, doc/NOTES.md) */
-  auto warp_facts = [&]() {
-    for (int o = 16; o > 0; o /= 2) {
-      lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, o));
-      hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, o));
-      refused |= __shfl_xor_sync(0xffffffffu, refused, o);
-      fraction |= __shfl_xor_sync(0xffffffffu, fraction, o);
-      below |= __shfl_xor_sync(0xffffffffu, below, o);
-      negdiag = min(negdiag, __shfl_xor_sync(0xffffffffu, negdiag, o));
-    }
-  };
-  __shared__ long long los[32], his[32], negs[32];
-  __shared__ int flags[32];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  warp_facts();
-  if (lane == 0) {
-    los[warp] = lo, his[warp] = hi, negs[warp] = negdiag;
-    flags[warp] = refused | 2 * fraction | 4 * below;
-  }
-  __syncthreads();
-  if (warp) return;
-  lo = lane < warps ? los[lane] : LLONG_MAX;
-  hi = lane < warps ? his[lane] : LLONG_MIN;
-  negdiag = lane < warps ? negs[lane] : LLONG_MAX;
-  refused = lane < warps ? flags[lane] & 1 : 0;
-  fraction = lane < warps ? flags[lane] >> 1 & 1 : 0;
-  below = lane < warps ? flags[lane] >> 2 : 0;
-  warp_facts();
-  if (lane) return;
-  if (refused) atomicOr(&f->refused, 1);
-  if (fraction) atomicOr(&f->fraction, 1);
-  if (below) atomicOr(&f->below, 1);
-  if (negdiag != LLONG_MAX) atomicMin(&f->negdiag, negdiag);
-  if (lo != LLONG_MAX) {
-    atomicMin(&f->lo, lo);
-    atomicMax(&f->hi, hi);
-  }
-}
 
 /* ---- conversions ----
  * In: a share's rows of X (rows x np, X's row r0 first) from W's columns r0 .. as they lie in
@@ -201,43 +112,6 @@ static ap_form ap_pick(const ck_apsp_args *a, const ap_facts &f, bool pages) {
     const double longest = f.lo <= f.hi ? (double)(a->n - 1) * (double)f.hi : 0.0;
     return longest < INT32_MAX ? AP_U32 : AP_DOUBLE;
   }
-}
-
-/* Whether a cycle may be unbounded, from the survey: an edge that would be as a loop on its own,
- * or a weight to itself that is (pages: their run names the page). Where none can, a graph by tiles
- * neither keeps a host graph's weights for a second run nor waits to read its cycle word, and
- * leaves its launch queued as the integer work types do (the read took about 12 us a call). */
-static bool ap_may_cycle(const ap_facts &f) { return f.below || f.negdiag != LLONG_MAX; }
-
-/* What each share's device keeps beside its rows: the survey's facts and the unbounded-cycle
- * flags (the rounds': a vertex; the batch's: page * n + vertex). */
-struct ap_scratch {
-  ap_facts f;
-  int neg;
-  unsigned long long page_neg;
-  int refused;                  /* the batched kernel's own survey (ap_checks_itself) */
-  unsigned long long page_self; /* ... an unbounded diagonal entry, page * n + vertex */
-};
-static_assert(sizeof(ap_scratch) <= CK_SCRATCH_BYTES, "ap_kept keeps it in a lane's slot");
-/* ap_scratch in whole words, as the lane's pinned words hold it (ap_survey_words, ap_findings) */
-constexpr size_t AP_SCRATCH_WORDS = (sizeof(ap_scratch) + sizeof(int) - 1) / sizeof(int);
-static_assert(AP_SCRATCH_WORDS * sizeof(int) % alignof(ap_facts) == 0,
-              "the facts after a scratch in the pinned words are aligned");
-
-/* bytes at dev (on the current device) into host, through pinned words where the lane has them
- * (NULL: none; a copy into pageable memory took longer, doc/NOTES.md) */
-static ck_status ap_read_back(void *host, const void *dev, size_t bytes, void *pinned,
-                              const char *what) {
-  if (!pinned) return ck_cuda_check(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), what);
-  CK_CUDA(cudaMemcpyAsync(pinned, dev, bytes, cudaMemcpyDeviceToHost, 0), what);
-  CK_CUDA(cudaStreamSynchronize(0), what);
-  memcpy(host, pinned, bytes);
-  return CK_OK;
-}
-
-/* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
-static ap_scratch ap_cleared(void) {
-  return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN, 0}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
 }
 
 /* The scratch of a guessed run of pages (ap_class), kept in the lane across calls: a run whose
@@ -333,11 +207,13 @@ static ck_status ap_cycle(const ck_apsp_part *parts, int count, ap_scratch **sc,
 template <class Tc, class T, int S>
 static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
                                     ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool in_place,
-                                    bool cycles, bool &rounds) {
+                                    bool cycles, bool &rounds, const ap_gate *gate) {
   typedef typename ap_problem<S>::SR SR;
   rounds = true;
-  if (!a->plan->graph_tiles || count != 1 || !ap_graph_tiles<T, SR>(slabs[0]))
+  if (!a->plan->graph_tiles || count != 1 || !ap_graph_tiles<T, SR>(slabs[0])) {
+    CK_TRY(ap_gate_wait(gate, cycles));
     return ap_rounds<T, SR>(slabs, count, a);
+  }
   ck_apsp_part p = parts[0];
   void *kept = NULL;
   ck_status st = CK_OK;
@@ -354,7 +230,7 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
     st = ck_fail(CK_ERR_INTERRUPTED, "shortest paths: interrupted");
   bool cycle = false, tiled = false;
   if (st == CK_OK) {
-    st = ap_graph_tiled<T, SR>(slabs[0], cycles, cycle);
+    st = ap_graph_tiled<T, SR>(slabs[0], cycles, cycle, gate);
     tiled = st == CK_OK;
   }
   if (st == CK_ERR_OUTOFMEMORY && !tiled) { /* nothing ran: the rounds, which need less */
@@ -367,6 +243,7 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
     a->plan->tile[0] = a->plan->tile[1] = a->plan->tile[2] = AP_TILE;
   if (st == CK_OK && cycle) st = ap_fill<Tc, T, S>(a, p, slabs[0]);
   rounds = cycle || !tiled;
+  if (st == CK_OK && rounds) st = ap_gate_wait(gate, cycles);
   if (st == CK_OK && rounds) st = ap_rounds<T, SR>(slabs, count, a);
   if (kept) {
     if (st != CK_OK) (void)cudaDeviceSynchronize();
@@ -375,17 +252,18 @@ static ck_status ap_graph_or_rounds(ck_apsp_args *a, const ck_apsp_part *parts, 
   return st;
 }
 
-/* One graph on the rounds, its rows shared by the devices of parts (cycles: ap_may_cycle). */
+/* One graph on the rounds, its rows shared by the devices of parts (cycles: ap_may_cycle; gate:
+ * where the survey's facts are still to be read, ap_class_unwaited). */
 template <class Tc, class T, int S>
 static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int count,
-                               ap_scratch **sc, bool cycles = true) {
+                               ap_scratch **sc, bool cycles = true, const ap_gate *gate = nullptr) {
   typedef typename ap_problem<S>::SR SR;
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
   ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
   bool rounds = true;
   if (st == CK_OK)
-    st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, cycles, rounds);
+    st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, cycles, rounds, gate);
   /* the rounds' cycle flag where they ran: the tiles read their own word, and where the work
    * type has no cycles the call leaves their launch queued, as a product does (the flag's read
    * took about 12 us a call) */
@@ -430,58 +308,72 @@ static ck_status ap_run(ck_apsp_args *a, const ck_apsp_part *parts, int count, a
   return ap_run_page_by_page<Tc, T, S>(a, parts[0], sc[0]);
 }
 
-/* The lane's pinned words for a cleared scratch and, after it, a survey's facts (NULL where it
- * has none): copies from and to pageable memory wait on the host for the copy engine. */
-static int *ap_survey_words(void) {
-  int *words = NULL;
-  if (ck_host_words(&words, 2 * AP_SCRATCH_WORDS) != CK_OK) return NULL;
-  const ap_scratch init = ap_cleared();
-  memcpy(words, &init, sizeof init);
-  return words;
+static ck_status ap_refused(ck_apsp_args *a) {
+  return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
 }
 
-/* Each share's scratch, cleared; f, the facts of no weight. */
-static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratch **sc, ap_facts &f,
-                                 const int *words = NULL) {
-  const ap_scratch init = ap_cleared();
-  f = init.f;
-  for (int i = 0; i < count; i++) {
-    CK_TRY(ck_device_use(parts[i].dev));
-    if (!sc[i]) CK_TRY(ck_dev_alloc((void **)&sc[i], sizeof(ap_scratch))); /* again: cleared */
-    CK_CUDA(cudaMemcpyAsync(sc[i], words ? (const void *)words : &init, sizeof init,
-                            cudaMemcpyHostToDevice, 0),
-            "clearing the survey");
-  }
-  return CK_OK;
-}
-
-/* Every share's survey, put together. */
+/* Whether one graph's work type is its class whatever its survey finds (single and double,
+ * narrowing off or a problem that is not a sum: ap_pick), on the rounds or by tiles (not a
+ * batched kernel's page), on one device, D apart from W: then its run need not wait for the
+ * survey's facts before it is queued (ap_class_unwaited). */
 template <class Tc, int S>
-static ck_status ap_survey_all(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
-                               ap_scratch **sc, ap_facts &f) {
-  CK_TRY(ck_device_use(parts[0].dev)); /* the words of the lane that the call's devices share */
-  int *words = ap_survey_words();
-  ap_facts *read = words ? (ap_facts *)(words + AP_SCRATCH_WORDS) : NULL;
-  CK_TRY(ap_scratch_init(parts, count, sc, f, words));
-  for (int i = 0; i < count; i++) {
-    const size_t cols = parts[i].cols;
-    CK_TRY(ck_device_use(parts[i].dev));
-    const size_t pages = ap_pages(a);
-    const unsigned most = (unsigned)mp_sm_count() * 8,
-                   need = grid_for(pages * cols * a->n, MP_THREADS);
-    ap_survey<Tc, S><<<(need < most ? need : most), MP_THREADS>>>(
-        (const Tc *)parts[i].W, a->n, parts[i].r0, cols, pages, &sc[i]->f);
+static bool ap_unwaited(const ck_apsp_args *a, const ck_apsp_part *parts, int count) {
+  typedef ap_problem<S> Pb;
+  return mp_traits<Tc>::is_float && (!Pb::SUMS || !a->plan->narrow) && !a->pages && count == 1 &&
+         parts[0].W != parts[0].D && !ap_batched<Tc, typename Pb::SR>(a, count);
+}
+
+/* The survey's facts as they land in pinned words (landed fires), read once (ap_gate): its
+ * errors, a refused weight first, then an unbounded weight to itself; and whether an unbounded
+ * cycle may be. */
+struct ap_landing {
+  ck_apsp_args *a;
+  cudaEvent_t landed;
+  const ap_facts *facts;
+  bool waited, cycles;
+  ck_status st;
+};
+
+static ck_status ap_facts_landed(void *ctx, bool &cycles) {
+  ap_landing &l = *(ap_landing *)ctx;
+  if (!l.waited) {
+    l.waited = true;
+    l.st = ck_cuda_check(cudaEventSynchronize(l.landed), "surveying the weights");
+    if (l.st == CK_OK) {
+      ap_facts f;
+      memcpy(&f, l.facts, sizeof f);
+      l.cycles = ap_may_cycle(f);
+      if (f.refused) l.st = ap_refused(l.a);
+      else if (f.negdiag != LLONG_MAX) l.st = ap_unbounded(l.a, (unsigned long long)f.negdiag, 1);
+    }
   }
-  for (int i = 0; i < count; i++) {
-    ap_facts g;
-    CK_TRY(ck_device_use(parts[i].dev));
-    CK_TRY(ap_read_back(&g, &sc[i]->f, sizeof g, read, "surveying the weights"));
-    f.refused |= g.refused, f.fraction |= g.fraction, f.below |= g.below;
-    f.negdiag = g.negdiag < f.negdiag ? g.negdiag : f.negdiag;
-    f.lo = g.lo < f.lo ? g.lo : f.lo;
-    f.hi = g.hi > f.hi ? g.hi : f.hi;
-  }
-  return CK_OK;
+  cycles = l.cycles;
+  return l.st;
+}
+
+/* One graph's run queued behind its survey, whose facts the host waits for only once the graph
+ * by tiles is queued (ap_gate), so that the GPU goes on from the survey to the run: the call
+ * waited for them between the two (doc/NOTES.md). The tiles' cycle word is cleared whatever the
+ * facts say; it is read only where they say an unbounded cycle may be. words: the lane's pinned
+ * words (ap_survey_words). */
+template <class Tc, int S>
+static ck_status ap_class_unwaited(ck_apsp_args *a, const ck_apsp_part *parts, ap_scratch **sc,
+                                   int *words) {
+  ap_facts f;
+  ap_landing l = {a, NULL, (const ap_facts *)(words + AP_SCRATCH_WORDS), false, true, CK_OK};
+  CK_TRY(ap_scratch_init(parts, 1, sc, f, words));
+  CK_TRY((ap_survey_launch<Tc, S>(a, parts, 1, sc)));
+  CK_CUDA(cudaMemcpyAsync((void *)l.facts, &sc[0]->f, sizeof f, cudaMemcpyDeviceToHost, 0),
+          "surveying the weights");
+  CK_CUDA(cudaEventCreateWithFlags(&l.landed, cudaEventDisableTiming), "surveying the weights");
+  ck_status st = ck_cuda_check(cudaEventRecord(l.landed, 0), "surveying the weights");
+  const ap_gate gate = {ap_facts_landed, &l};
+  a->plan->work = a->t;
+  if (st == CK_OK) st = ap_run_rounds<Tc, Tc, S>(a, parts, 1, sc, true, &gate);
+  bool cycles;
+  if (st == CK_OK) st = ap_gate_wait(&gate, cycles); /* every path waited: this one returns */
+  cudaEventDestroy(l.landed);
+  return st;
 }
 
 /* The work types each problem and class may take: integer words for the sums (ap_pick) and as
@@ -514,9 +406,12 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
       if (st != CK_OK || !missed) return st;
     }
   }
+  if (ap_unwaited<Tc, S>(a, parts, count)) {
+    CK_TRY(ck_device_use(parts[0].dev));
+    if (int *words = ap_survey_words()) return ap_class_unwaited<Tc, S>(a, parts, sc, words);
+  }
   CK_TRY((ap_survey_all<Tc, S>(a, parts, count, sc, f)));
-  if (f.refused)
-    return ck_fail(CK_ERR_INVALID, "edge weights must not be %s", ck_apsp_refused(a->semiring));
+  if (f.refused) return ap_refused(a);
   if (f.negdiag != LLONG_MAX) {
     if (!(a->pages && count == 1)) return ap_unbounded(a, (unsigned long long)f.negdiag, 1);
     /* pages: their run names the first page with an unbounded path (ap_run_pages,

@@ -77,6 +77,10 @@
 #define AP_BLOCK 256
 #define AP_TILE 64
 #define AP_TILE_THREADS 256 /* the tile product (16 outputs per thread) */
+/* At most this many rounds are queued ahead of the one the host waits for: enough to keep the GPU
+ * busy between them, few enough that Ctrl-C and a negative cycle end the call within a round or
+ * two. Their cycle flags take AP_IN_FLIGHT of the lane's pinned words a share (apsp_rounds.cu). */
+#define AP_IN_FLIGHT 2
 
 /* The word a work type computes in, wide enough that a term never wraps (S): 16-bit work runs as
  * two values per 32-bit word, the others are their own words. */
@@ -295,17 +299,31 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m);
 template <class T, class SR> constexpr bool ap_graph_cycles() {
   return std::is_floating_point<T>::value && !std::is_same<SR, sr_min_max>::value;
 }
+/* A graph's run queued before its survey's facts are read (apsp.cu, ap_class_unwaited): a graph
+ * by tiles waits for them once its launch is queued, the rounds before they start. wait gives
+ * the survey's error, if any, and whether an unbounded cycle may be; it waits once. */
+struct ap_gate {
+  ck_status (*wait)(void *ctx, bool &cycles);
+  void *ctx;
+};
+/* gate's error; cycles as the survey says where there is a gate (NULL: none, cycles unchanged) */
+static inline ck_status ap_gate_wait(const ap_gate *gate, bool &cycles) {
+  return gate ? gate->wait(gate->ctx, cycles) : CK_OK;
+}
 template <class T, class SR>
-ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle);
+ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle,
+                         const ap_gate *gate = nullptr);
 /* ... and many graphs of np x np (padded) one after the other in X (and N, the next hops, or
  * NULL), in one launch: first, the smallest page * np + vertex whose diagonal came out unbounded
  * (INT_MAX: none), so pages * np stays below INT_MAX; cycles false (no weight can close an
  * unbounded cycle, apsp.cu's ap_may_cycle): not looked for. ap_graph_pages_bytes: the device
  * memory a page takes beyond X and N (the board; with P the histories). */
 template <class T, class SR>
-ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first);
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first,
+                               const ap_gate *gate = nullptr);
 template <class T, class SR>
-ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first);
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first,
+                               const ap_gate *gate = nullptr);
 template <class T> size_t ap_graph_pages_bytes(size_t np, bool paths) {
   const size_t cells = (np / AP_TILE) * (np / AP_TILE);
   return cells *

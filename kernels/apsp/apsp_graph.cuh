@@ -167,6 +167,19 @@ static cudaError_t ag_first(cudaError_t e, const int *neg, bool cycles, size_t n
   return e;
 }
 
+/* After the launch (e: its error): a gated run's survey (ap_gate) first, then the cycle's word
+ * where it is looked for and, by the survey, may be set (ag_first). */
+static ck_status ag_after(cudaError_t e, const ap_gate *gate, const int *neg, bool looked,
+                          size_t np, size_t pages, int &first, const char *what) {
+  first = INT_MAX;
+  if (e == cudaSuccess && gate) {
+    bool may = true;
+    CK_TRY(ap_gate_wait(gate, may));
+    looked = looked && may;
+  }
+  return ck_cuda_check(ag_first(e, neg, looked, np, pages, first), what);
+}
+
 /* 8-byte values would take 64 KB of shared memory a block: the rounds keep them. */
 template <class T> static constexpr bool ag_form() { return sizeof(T) <= 4; }
 

@@ -501,7 +501,8 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
 }
 
 template <class T, class SR>
-ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first) {
+ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first,
+                               const ap_gate *gate) {
   first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
@@ -553,8 +554,8 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
       kernels[pipe]<<<blocks, AC_THREADS, smem>>>(p);
       e = cudaGetLastError();
     }
-    const ck_status st = ck_cuda_check(ag_first(e, p.g.neg, looked, np, pages, first),
-                                       "closing graphs by tiles with paths");
+    const ck_status st = ag_after(e, gate, p.g.neg, looked, np, pages, first,
+                                  "closing graphs by tiles with paths");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(h);
     ck_dev_free(board);
@@ -562,6 +563,7 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
   }
 }
 
-#define AP_GRAPH_PATHS_INSTANCE(T, SR) \
-  template ck_status ap_graph_paths_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &);
+#define AP_GRAPH_PATHS_INSTANCE(T, SR)                                                      \
+  template ck_status ap_graph_paths_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &, \
+                                                 const ap_gate *);
 AP_INSTANTIATE_SR(AP_GRAPH_PATHS_INSTANCE)

@@ -204,8 +204,9 @@ template <class T, class SR> bool ap_graph_tiles(const ap_matrix<T, SR> &m) {
 }
 
 template <class T, class SR>
-ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first) {
-  if (N) return ap_graph_paths_pages<T, SR>(X, N, np, pages, cycles, first); /* with P */
+ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cycles, int &first,
+                               const ap_gate *gate) {
+  if (N) return ap_graph_paths_pages<T, SR>(X, N, np, pages, cycles, first, gate); /* with P */
   first = INT_MAX;
   if constexpr (!ag_form<T>()) {
     return ck_fail(CK_ERR_INVALID, "a graph by tiles takes values of up to 4 bytes");
@@ -236,8 +237,8 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
       kernels[form]<<<blocks, ag_shape<T>::THREADS>>>(g);
       e = cudaGetLastError();
     }
-    const ck_status st = ck_cuda_check(ag_first(e, g.neg, looked, np, pages, first),
-                                       "closing graphs by tiles");
+    const ck_status st = ag_after(e, gate, g.neg, looked, np, pages, first,
+                                  "closing graphs by tiles");
     if (st != CK_OK) (void)cudaDeviceSynchronize();
     ck_dev_free(board);
     return st;
@@ -245,15 +246,17 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
 }
 
 template <class T, class SR>
-ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle) {
+ck_status ap_graph_tiled(const ap_matrix<T, SR> &m, bool cycles, bool &cycle, const ap_gate *gate) {
   int first = INT_MAX;
-  const ck_status st = ap_graph_tiled_pages<T, SR>(m.X, m.N, m.np, 1, cycles, first);
+  const ck_status st = ap_graph_tiled_pages<T, SR>(m.X, m.N, m.np, 1, cycles, first, gate);
   cycle = st == CK_OK && first != INT_MAX;
   return st;
 }
 
-#define AP_GRAPH_TILED_INSTANCE(T, SR)                                              \
-  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &);                    \
-  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool, bool &); \
-  template ck_status ap_graph_tiled_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &);
+#define AP_GRAPH_TILED_INSTANCE(T, SR)                                                      \
+  template bool ap_graph_tiles<T, SR>(const ap_matrix<T, SR> &);                            \
+  template ck_status ap_graph_tiled<T, SR>(const ap_matrix<T, SR> &, bool, bool &,          \
+                                           const ap_gate *);                                \
+  template ck_status ap_graph_tiled_pages<T, SR>(T *, int *, size_t, unsigned, bool, int &, \
+                                                 const ap_gate *);
 AP_INSTANTIATE_SR(AP_GRAPH_TILED_INSTANCE)

@@ -6,9 +6,6 @@
 #ifndef CK_APSP_PAGES_RUN_CUH
 #define CK_APSP_PAGES_RUN_CUH
 
-/* The pages of a call (a 2-D call: one). */
-static size_t ap_pages(const ck_apsp_args *a) { return a->pages ? a->pages : 1; }
-
 /* The pages the kernel's choice counts: the whole call's (its plan's), so that its runs (a
  * device's share, or host pages in runs that fit) close their pages as one run would: the tiled
  * kernel's distances may differ from the plain order's in the last bits of rounded sums. */

@@ -79,11 +79,6 @@ template <class T, class TW> struct ap_hist_mem {
   }
 };
 
-/* At most this many rounds are queued ahead of the one the host waits for: enough to keep the GPU
- * busy between them, few enough that Ctrl-C and a negative cycle end the call within a round or
- * two. */
-#define AP_IN_FLIGHT 2
-
 /* What one slab's device holds for the rounds besides the slab. */
 template <class T, class SR> struct ap_slab_run {
   typedef typename ap_word<T>::S TW;
