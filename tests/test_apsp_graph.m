@@ -194,7 +194,8 @@
 %! ## a gpu_array's graph whose work type is its own class whatever its weights (single and
 %! ## double, narrowing off) runs before its weights' survey is read: the same D and P, and the
 %! ## same errors, a refused weight first, then a weight to itself, then a cycle, as a host
-%! ## array's call, which waits for the survey (a batched page, by tiles, the rounds in double)
+%! ## array's call, which waits for the survey (by tiles, and the rounds in double; 40 vertices,
+%! ## a batched page, waits as before)
 %! old = __cudakernels__ ("settings", "minplus_narrow", "off");
 %! unwind_protect
 %!   for n = [40 300 1000]
