@@ -195,10 +195,11 @@
 %! ## double, narrowing off) runs before its weights' survey is read: the same D and P, and the
 %! ## same errors, a refused weight first, then a weight to itself, then a cycle, as a host
 %! ## array's call, which waits for the survey (by tiles, and the rounds in double; 40 vertices,
-%! ## a batched page, waits as before)
+%! ## a batched page, waits as before); at 512 vertices the survey also writes the work matrix,
+%! ## which lies in D and P as W's values do
 %! old = __cudakernels__ ("settings", "minplus_narrow", "off");
 %! unwind_protect
-%!   for n = [40 300 1000]
+%!   for n = [40 300 512 1000]
 %!     for cls = {"single", "double"}
 %!       W = __ck_graph__ (n, cls{1}, 0.1, true);   # negative weights, no negative cycle
 %!       [GD, GP] = gpu_apsp (gpu_array (W));
@@ -206,6 +207,8 @@
 %!       what = sprintf ("%s n = %d", cls{1}, n);
 %!       assert (isequal (gather (GD), D) && isequal (gather (GP), P), what);
 %!       assert (isequal (gather (gpu_apsp (gpu_array (W))), D), what);
+%!       U = W; U(5, 1) = NaN;   # straight after a success: its survey left the scratch cleared
+%!       assert (error_of (@gpu_apsp, gpu_array (U)), error_of (@gpu_apsp, U), what);
 %!       V = W; V(n, 2) = -1e4; V(2, n) = 0;   # a negative cycle through 2 and n
 %!       want = {"negativecycle .* cycle through vertex", ...
 %!               "negativecycle .* cycle: vertex 3 has a negative", "invalidinput .* must not be"};
@@ -218,6 +221,19 @@
 %!         assert (error_of (@with_paths, gpu_array (V)), error_of (@with_paths, V), what);
 %!       endfor
 %!     endfor
+%!   endfor
+%!   ## no negative weight: no cycle word read; min.max in place, max.+ on -W
+%!   W = __ck_graph__ (512, "single", 0.1, false);
+%!   V = -W;
+%!   X = single (randi ([1 50], 512)); X(rand (512) > 0.05) = Inf;
+%!   M = single (rand (512)); M(rand (512) > 0.05) = 0;
+%!   for c = {W, "min.+"; V, "max.+"; X, "min.max"; M, "max.*"}'
+%!     [GD, GP] = gpu_apsp (gpu_array (c{1}), "semiring", c{2});
+%!     [D, P] = gpu_apsp (c{1}, "semiring", c{2});
+%!     assert (isequal (gather (GD), D) && isequal (gather (GP), P), c{2});
+%!     ## D alone against D alone: max.*'s products round as the blocks group them
+%!     assert (isequal (gather (gpu_apsp (gpu_array (c{1}), "semiring", c{2})),
+%!                      gpu_apsp (c{1}, "semiring", c{2})), c{2});
 %!   endfor
 %!   W = single (randi ([1 50], 500)); W(rand (500) > 0.05) = -Inf;   # max.min is never narrowed
 %!   __cudakernels__ ("settings", old);

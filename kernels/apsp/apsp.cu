@@ -114,10 +114,11 @@ static ap_form ap_pick(const ck_apsp_args *a, const ap_facts &f, bool pages) {
   }
 }
 
-/* The scratch of a guessed run of pages (ap_class), kept in the lane across calls: a run whose
- * kernels noted nothing leaves it cleared, so the call neither allocates nor clears a scratch,
- * and reads it back into pinned words (ap_findings): about 6 of a paged call's 27 us before
- * (doc/NOTES.md). *cleared, the host word beside it, is 1 while it is known to be cleared. */
+/* The scratch of a guessed run of pages and of a graph's survey that hands its facts over itself
+ * (ap_class, ap_class_unwaited), kept in the lane across calls: a run whose kernels noted nothing
+ * leaves it cleared, so the call neither allocates nor clears a scratch, and reads it back into
+ * pinned words (ap_findings): about 6 of a paged call's 27 us before (doc/NOTES.md). *cleared,
+ * the host word beside it, is 1 while it is known to be cleared. */
 struct ap_kept {
   ap_scratch *sc;
   long long *cleared;
@@ -161,16 +162,25 @@ static ck_status ap_fill(const ck_apsp_args *a, const ck_apsp_part &p,
   return CK_OK;
 }
 
+/* Whether the work values of n vertices in work type T are W's as they lie, unpadded: the
+ * rounds then work in D and P. */
+template <class Tc, class T, int S> static bool ap_in_place(size_t n) {
+  typedef ap_problem<S> Pb;
+  return !Pb::REV && round_up(n, AP_BLOCK) == n && sizeof(T) == sizeof(Tc) &&
+         (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float &&
+         (Pb::SUMS || mp_traits<Tc>::is_float);
+}
+
 /* The rounds' slabs in work type T for class Tc: each share's X and N in its D and P where the
- * work values are W's as they lie, else allocated; W converted into them. */
+ * work values are W's as they lie, else allocated; W converted into them, unless the survey
+ * wrote them in place (filled: ap_fill_in). */
 template <class Tc, class T, int S>
 static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, ap_scratch **sc,
-                         ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool &in_place) {
+                         ap_matrix<T, typename ap_problem<S>::SR> *slabs, bool &in_place,
+                         bool filled) {
   typedef ap_problem<S> Pb;
-  const size_t n = a->n, np = round_up(n, AP_BLOCK);
-  in_place = !Pb::REV && np == n && sizeof(T) == sizeof(Tc) &&
-             (bool)mp_traits<T>::is_float == (bool)mp_traits<Tc>::is_float &&
-             (Pb::SUMS || mp_traits<Tc>::is_float);
+  const size_t np = round_up(a->n, AP_BLOCK);
+  in_place = ap_in_place<Tc, T, S>(a->n);
   for (int i = 0; i < count; i++) {
     const ck_apsp_part &p = parts[i];
     ap_matrix<T, typename Pb::SR> &m = slabs[i];
@@ -178,7 +188,7 @@ static ck_status ap_load(ck_apsp_args *a, const ck_apsp_part *parts, int count, 
     CK_TRY(ck_device_use(p.dev));
     if (!m.X) CK_TRY(ck_dev_alloc((void **)&m.X, p.rows * np * sizeof(T)));
     if (a->P && !m.N) CK_TRY(ck_dev_alloc((void **)&m.N, p.rows * np * sizeof(int)));
-    CK_TRY((ap_fill<Tc, T, S>(a, p, m)));
+    if (!(filled && in_place)) CK_TRY((ap_fill<Tc, T, S>(a, p, m)));
   }
   return CK_OK;
 }
@@ -260,7 +270,7 @@ static ck_status ap_run_rounds(ck_apsp_args *a, const ck_apsp_part *parts, int c
   typedef typename ap_problem<S>::SR SR;
   ap_matrix<T, SR> slabs[CK_SPREAD_WORKERS] = {};
   bool in_place = false;
-  ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place);
+  ck_status st = ap_load<Tc, T, S>(a, parts, count, sc, slabs, in_place, gate && gate->filled);
   bool rounds = true;
   if (st == CK_OK)
     st = ap_graph_or_rounds<Tc, T, S>(a, parts, count, slabs, in_place, cycles, rounds, gate);
@@ -323,14 +333,13 @@ static bool ap_unwaited(const ck_apsp_args *a, const ck_apsp_part *parts, int co
          parts[0].W != parts[0].D && !ap_batched<Tc, typename Pb::SR>(a, count);
 }
 
-/* The survey's facts as they land in pinned words (landed fires), read once (ap_gate): its
- * errors, a refused weight first, then an unbounded weight to itself; and whether an unbounded
- * cycle may be. */
+/* The survey's facts as its last block leaves them in the lane's host words (ap_survey_out), read
+ * once (ap_gate): its errors, a refused weight first, then an unbounded weight to itself; and
+ * whether an unbounded cycle may be. */
 struct ap_landing {
   ck_apsp_args *a;
-  cudaEvent_t landed;
   const ap_facts *facts;
-  bool waited, cycles;
+  bool marked, waited, cycles;
   ck_status st;
 };
 
@@ -338,7 +347,8 @@ static ck_status ap_facts_landed(void *ctx, bool &cycles) {
   ap_landing &l = *(ap_landing *)ctx;
   if (!l.waited) {
     l.waited = true;
-    l.st = ck_cuda_check(cudaEventSynchronize(l.landed), "surveying the weights");
+    l.st = l.marked ? ck_note_wait()
+                    : ck_cuda_check(cudaStreamSynchronize(0), "surveying the weights");
     if (l.st == CK_OK) {
       ap_facts f;
       memcpy(&f, l.facts, sizeof f);
@@ -353,27 +363,49 @@ static ck_status ap_facts_landed(void *ctx, bool &cycles) {
 
 /* One graph's run queued behind its survey, whose facts the host waits for only once the graph
  * by tiles is queued (ap_gate), so that the GPU goes on from the survey to the run: the call
- * waited for them between the two (doc/NOTES.md). The tiles' cycle word is cleared whatever the
- * facts say; it is read only where they say an unbounded cycle may be. words: the lane's pinned
- * words (ap_survey_words). */
+ * waited for them between the two (doc/NOTES.md). The survey works in the lane's kept scratch and
+ * hands its facts over itself (ap_survey_out: no scratch to clear, no copy back), and where the
+ * work values lie in place it writes them too (ap_fill_in: no conversion). The tiles' cycle word
+ * is cleared whatever the facts say; it is read only where they say an unbounded cycle may be.
+ * host, dev: the lane's host words for the facts, on the host and on the device. */
 template <class Tc, int S>
-static ck_status ap_class_unwaited(ck_apsp_args *a, const ck_apsp_part *parts, ap_scratch **sc,
-                                   int *words) {
-  ap_facts f;
-  ap_landing l = {a, NULL, (const ap_facts *)(words + AP_SCRATCH_WORDS), false, true, CK_OK};
-  CK_TRY(ap_scratch_init(parts, 1, sc, f, words));
-  CK_TRY((ap_survey_launch<Tc, S>(a, parts, 1, sc)));
-  CK_CUDA(cudaMemcpyAsync((void *)l.facts, &sc[0]->f, sizeof f, cudaMemcpyDeviceToHost, 0),
-          "surveying the weights");
-  CK_CUDA(cudaEventCreateWithFlags(&l.landed, cudaEventDisableTiming), "surveying the weights");
-  ck_status st = ck_cuda_check(cudaEventRecord(l.landed, 0), "surveying the weights");
-  const ap_gate gate = {ap_facts_landed, &l};
+static ck_status ap_class_unwaited(ck_apsp_args *a, const ck_apsp_part *parts, ap_scratch *sc,
+                                   const ap_facts *host, ap_facts *dev) {
+  const ck_apsp_part &p = parts[0];
+  const size_t n = a->n;
+  const bool filled = ap_in_place<Tc, Tc, S>(n);
+  const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(n * n, MP_THREADS);
+  const unsigned blocks = need < most ? need : most;
+  const ap_survey_out out = {&sc->arrived, dev};
+  const Tc *W = (const Tc *)p.W;
+  if (filled)
+    ap_survey<Tc, S, ap_fill_in<Tc, Tc, S>><<<blocks, MP_THREADS>>>(
+        W, n, 0, n, 1, &sc->f, out, {(Tc *)p.D, p.P, ap_no_path<Tc, Tc, S>()});
+  else ap_survey<Tc, S><<<blocks, MP_THREADS>>>(W, n, 0, n, 1, &sc->f, out);
+  CK_CUDA(cudaGetLastError(), "surveying the weights");
+  ap_landing l = {a, host, ck_note_mark() == CK_OK, false, true, CK_OK};
+  const ap_gate gate = {ap_facts_landed, &l, filled};
   a->plan->work = a->t;
-  if (st == CK_OK) st = ap_run_rounds<Tc, Tc, S>(a, parts, 1, sc, true, &gate);
+  ck_status st = ap_run_rounds<Tc, Tc, S>(a, parts, 1, &sc, true, &gate);
   bool cycles;
   if (st == CK_OK) st = ap_gate_wait(&gate, cycles); /* every path waited: this one returns */
-  cudaEventDestroy(l.landed);
   return st;
+}
+
+/* The lane's kept scratch and host words for ap_class_unwaited; false where it has none (the
+ * call then waits for its survey). */
+template <class Tc, int S>
+static bool ap_try_unwaited(ck_apsp_args *a, const ck_apsp_part *parts, ck_status &st) {
+  static_assert(sizeof(ap_facts) <= (CK_FLAG_WORDS - CK_FLAGS_SURVEY) * sizeof(int),
+                "the facts fit the survey's host words");
+  volatile int *host;
+  int *dev;
+  ap_kept k;
+  if (ck_device_flags(&host, &dev) != CK_OK || !ap_kept_take(k)) return false;
+  st = ap_class_unwaited<Tc, S>(a, parts, k.sc, (const ap_facts *)(host + CK_FLAGS_SURVEY),
+                                (ap_facts *)(dev + CK_FLAGS_SURVEY));
+  ap_kept_give(k, st, ap_cleared()); /* the survey leaves its facts cleared; the rest as before */
+  return true;
 }
 
 /* The work types each problem and class may take: integer words for the sums (ap_pick) and as
@@ -408,7 +440,8 @@ static ck_status ap_class(ck_apsp_args *a, const ck_apsp_part *parts, int count,
   }
   if (ap_unwaited<Tc, S>(a, parts, count)) {
     CK_TRY(ck_device_use(parts[0].dev));
-    if (int *words = ap_survey_words()) return ap_class_unwaited<Tc, S>(a, parts, sc, words);
+    ck_status st;
+    if (ap_try_unwaited<Tc, S>(a, parts, st)) return st;
   }
   CK_TRY((ap_survey_all<Tc, S>(a, parts, count, sc, f)));
   if (f.refused) return ap_refused(a);

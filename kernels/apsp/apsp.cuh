@@ -301,10 +301,12 @@ template <class T, class SR> constexpr bool ap_graph_cycles() {
 }
 /* A graph's run queued before its survey's facts are read (apsp.cu, ap_class_unwaited): a graph
  * by tiles waits for them once its launch is queued, the rounds before they start. wait gives
- * the survey's error, if any, and whether an unbounded cycle may be; it waits once. */
+ * the survey's error, if any, and whether an unbounded cycle may be; it waits once. filled: the
+ * survey wrote the work matrix, in place (ap_fill_in), so the run does not convert W. */
 struct ap_gate {
   ck_status (*wait)(void *ctx, bool &cycles);
   void *ctx;
+  bool filled;
 };
 /* gate's error; cycles as the survey says where there is a gate (NULL: none, cycles unchanged) */
 static inline ck_status ap_gate_wait(const ap_gate *gate, bool &cycles) {

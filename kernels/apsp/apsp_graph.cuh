@@ -147,12 +147,15 @@ __device__ __forceinline__ void ag_store(const typename ab_word<T>::W (&v)[AC_TT
   ac_store<T>(v, g.X + (size_t)I * AP_TILE * g.np + J * AP_TILE, g.np, r0, c0);
 }
 
-/* Before the launch: the boards and the task counter (words of them at board) cleared, and
- * where the work type can meet an unbounded cycle the cycle word set to none (0x7f7f7f7f). */
-static cudaError_t ag_clear(int *board, size_t words, int *neg, bool cycles) {
-  cudaError_t e = cudaMemsetAsync(board, 0, words * sizeof(int), 0);
-  if (cycles && e == cudaSuccess) e = cudaMemsetAsync(neg, 0x7f, sizeof(int), 0);
-  return e;
+/* The cycle's word holds INT_MIN + the smallest page * np + vertex whose diagonal came out
+ * unbounded (ac_check_diagonal's atomic min, from base ag_neg_base (page * np + the tile's first
+ * vertex)), so that 0, the board's clear, is none: one memset clears both (ag_clear). */
+__device__ __forceinline__ int ag_neg_base(int first_vertex) { return INT_MIN + first_vertex; }
+
+/* Before the launch: the boards, the task counter and the cycle's word after them (words in all
+ * at board) cleared. */
+static cudaError_t ag_clear(int *board, size_t words) {
+  return cudaMemsetAsync(board, 0, words * sizeof(int), 0);
 }
 
 /* After it (e: the launch's error): first, the smallest page * np + vertex whose diagonal came
@@ -161,9 +164,10 @@ static cudaError_t ag_clear(int *board, size_t words, int *neg, bool cycles) {
  * queued (a wait for it took about 12 us a call, int16 and single, H100). */
 static cudaError_t ag_first(cudaError_t e, const int *neg, bool cycles, size_t np, size_t pages,
                             int &first) {
-  int word = INT_MAX;
+  int word = 0;
   if (cycles && e == cudaSuccess) e = cudaMemcpy(&word, neg, sizeof word, cudaMemcpyDeviceToHost);
-  first = e == cudaSuccess && word >= 0 && (size_t)word < np * pages ? word : INT_MAX;
+  const unsigned long long at = (unsigned)word ^ 0x80000000u; /* ag_neg_base's */
+  first = e == cudaSuccess && word < 0 && at < np * pages ? (int)at : INT_MAX;
   return e;
 }
 

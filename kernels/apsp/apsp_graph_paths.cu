@@ -485,7 +485,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
       };
       agp_steps<T, SR, true, true>(v, nx, As, Ns, Bs, rowk, colk, nxk, p.rh + here, p.ch + here,
                                    p.chn + here, ty, tx, mid);
-      ac_check_diagonal<T, SR>(v, r0, c0, (int)(q * g.np) + I * AP_TILE, g.neg);
+      ac_check_diagonal<T, SR>(v, r0, c0, ag_neg_base((int)(q * g.np) + I * AP_TILE), g.neg);
     }
     ag_store<T>(v, g, I, J, r0, c0);
     if (tracked)
@@ -547,7 +547,7 @@ ck_status ap_graph_paths_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
                       (int *)((T *)h + 2 * hist),
                       pipe ? board + cells : NULL};
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    cudaError_t e = ag_clear(board, words + 1, p.g.neg, looked);
+    cudaError_t e = ag_clear(board, words + 2);
     if (e == cudaSuccess) {
       const unsigned blocks = pipe ? ag_blocks<ag_parts<T>()>(nb, per_sm[1], pages)
                                    : ag_blocks(nb, per_sm[0], pages);

@@ -179,7 +179,8 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
       if (k.kind == AG_NEXT) __syncthreads(); /* the product done with Bs */
       ab_steps<T, SR, AC_TT, TN, false>(v, nx, Bs, Bs + 2 * AP_TILE, NULL, AP_TILE, AP_TILE, ty, tx,
                                         ag_shape<T>::THREADS, [](int, int) {});
-      ac_check_diagonal<T, SR>(v, r0, c0, (PAGES ? (int)(q * g.np) : 0) + k.I * AP_TILE, g.neg);
+      ac_check_diagonal<T, SR>(v, r0, c0,
+                               ag_neg_base((PAGES ? (int)(q * g.np) : 0) + k.I * AP_TILE), g.neg);
     }
     ag_store<T>(v, g, k.I, k.J, r0, c0);
     __syncthreads(); /* every piece stored, and shared memory free for the next task */
@@ -230,7 +231,7 @@ ck_status ap_graph_tiled_pages(T *X, int *N, size_t np, unsigned pages, bool cyc
         X, np, nb, board, board + cells, NULL, NULL, pages, parts ? board + 2 * cells : NULL};
     g.next = (unsigned *)(board + 2 * cells + parts), g.neg = board + 2 * cells + parts + 1;
     const bool looked = ap_graph_cycles<T, SR>() && cycles;
-    cudaError_t e = ag_clear(board, 2 * cells + parts + 1, g.neg, looked);
+    cudaError_t e = ag_clear(board, 2 * cells + parts + 2);
     if (e == cudaSuccess) {
       const unsigned blocks = form == 2 ? ag_blocks<ag_parts<T>()>(nb, per_sm(form), 1)
                                         : ag_blocks(nb, per_sm(form), pages);

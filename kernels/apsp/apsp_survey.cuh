@@ -21,11 +21,62 @@ struct ap_facts {
                         without one no cycle is (a cycle's length is its edges' sum, or product) */
 };
 
+/* The facts of no weight: a survey's start. */
+__host__ __device__ static inline ap_facts ap_no_facts(void) {
+  return {0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN, 0};
+}
+
+/* Where a survey that hands its facts over itself (ap_class_unwaited) leaves them: its last block
+ * (arrived counts the blocks done) copies them into host words (host: the device's address of
+ * the lane's mapped words) and leaves the facts and arrived cleared for the next call, so that
+ * the call neither clears a scratch nor copies the facts back. arrived NULL: the facts stay where
+ * the blocks put them. */
+struct ap_survey_out {
+  unsigned *arrived;
+  ap_facts *host;
+};
+
+/* Thread 0 of each block, once the block's facts are in f. */
+__device__ __forceinline__ void ap_survey_hand_over(ap_facts *f, const ap_survey_out &out) {
+  __threadfence(); /* this block's atomics before its arrival */
+  if (atomicAdd(out.arrived, 1u) != gridDim.x - 1) return;
+  __threadfence(); /* every block's atomics before the reads */
+  volatile ap_facts *v = f;
+  const ap_facts none = ap_no_facts();
+  out.host->refused = v->refused, out.host->negdiag = v->negdiag;
+  out.host->fraction = v->fraction, out.host->lo = v->lo, out.host->hi = v->hi;
+  out.host->below = v->below;
+  v->refused = none.refused, v->negdiag = none.negdiag, v->fraction = none.fraction;
+  v->lo = none.lo, v->hi = none.hi, v->below = none.below;
+  *out.arrived = 0;
+  __threadfence_system();
+}
+
+/* A survey that only reads W. */
+struct ap_no_fill {
+  template <class Tc> __device__ void operator()(size_t, Tc, size_t, bool) const {}
+};
+
+/* A survey that also writes W into the work matrix where it lies in place (np == n, one share,
+ * one page: ap_in_place), as ap_convert_in writes it (W(r, c) at idx; diagonal: r == c), so that
+ * the call reads W once and launches one kernel fewer (ap_class_unwaited). */
+template <class Tc, class T, int S> struct ap_fill_in {
+  T *X;
+  int *N;
+  T inf;
+  __device__ void operator()(size_t idx, Tc w, size_t r, bool diagonal) const {
+    bool edge = false;
+    X[idx] = diagonal ? ap_problem<S>::SR::mul::template one<T>()
+                      : ap_in_value<Tc, T, S>(w, inf, edge);
+    if (N) N[idx] = edge ? (int)r + 1 : 0;
+  }
+};
+
 /* W's columns c0 .. c0 + cols - 1 (W points at column c0) of each of its pages (one page: a
  * share of a 2-D call; several: whole graphs, c0 0 and cols n). */
-template <class Tc, int S>
+template <class Tc, int S, class F = ap_no_fill>
 __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t cols, size_t pages,
-                          ap_facts *f) {
+                          ap_facts *f, ap_survey_out out = {}, F fill = {}) {
   typedef ap_problem<S> Pb;
   long long lo = LLONG_MAX, hi = LLONG_MIN, negdiag = LLONG_MAX;
   int refused = 0, fraction = 0, below = 0;
@@ -36,6 +87,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
     split_index(idx, page, q, c);
     split_index(c, n, c, r);
     c += c0;
+    fill(idx, v, r, r == c);
     if (Pb::refused(v)) {
       refused = 1;
       continue;
@@ -95,6 +147,7 @@ __global__ void ap_survey(const Tc *__restrict__ W, size_t n, size_t c0, size_t 
     atomicMin(&f->lo, lo);
     atomicMax(&f->hi, hi);
   }
+  if (out.arrived) ap_survey_hand_over(f, out);
 }
 
 /* The pages of a call (a 2-D call: one). */
@@ -110,6 +163,7 @@ static bool ap_may_cycle(const ap_facts &f) { return f.below || f.negdiag != LLO
  * flags (the rounds': a vertex; the batch's: page * n + vertex). */
 struct ap_scratch {
   ap_facts f;
+  unsigned arrived; /* a survey that hands its facts over itself: its blocks done (ap_survey_out) */
   int neg;
   unsigned long long page_neg;
   int refused;                  /* the batched kernel's own survey (ap_checks_itself) */
@@ -120,13 +174,6 @@ static_assert(sizeof(ap_scratch) <= CK_SCRATCH_BYTES, "ap_kept keeps it in a lan
 constexpr size_t AP_SCRATCH_WORDS = (sizeof(ap_scratch) + sizeof(int) - 1) / sizeof(int);
 static_assert(AP_SCRATCH_WORDS * sizeof(int) % alignof(ap_facts) == 0,
               "the facts after a scratch in the pinned words are aligned");
-/* Where a survey's words start in the lane's pinned words: past those a run reads its findings
- * and the rounds their cycle flags through, which a run queued behind the survey
- * (ap_class_unwaited) writes while the survey's copies may still be pending. */
-constexpr size_t AP_SURVEY_AT = (AP_SCRATCH_WORDS > AP_IN_FLIGHT * CK_SPREAD_WORKERS
-                                     ? AP_SCRATCH_WORDS
-                                     : AP_IN_FLIGHT * CK_SPREAD_WORKERS);
-static_assert(AP_SURVEY_AT * sizeof(int) % alignof(ap_facts) == 0, "the survey's words aligned");
 
 /* bytes at dev (on the current device) into host, through pinned words where the lane has them
  * (NULL: none; a copy into pageable memory took longer, doc/NOTES.md) */
@@ -141,15 +188,14 @@ static ck_status ap_read_back(void *host, const void *dev, size_t bytes, void *p
 
 /* A scratch as a call starts it: no facts, no unbounded path, nothing refused. */
 static ap_scratch ap_cleared(void) {
-  return {{0, LLONG_MAX, 0, LLONG_MAX, LLONG_MIN, 0}, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
+  return {ap_no_facts(), 0, INT_MAX, ULLONG_MAX, 0, ULLONG_MAX};
 }
 
 /* The lane's pinned words for a cleared scratch and, after it, a survey's facts (NULL where it
  * has none): copies from and to pageable memory wait on the host for the copy engine. */
 static int *ap_survey_words(void) {
   int *words = NULL;
-  if (ck_host_words(&words, AP_SURVEY_AT + 2 * AP_SCRATCH_WORDS) != CK_OK) return NULL;
-  words += AP_SURVEY_AT;
+  if (ck_host_words(&words, 2 * AP_SCRATCH_WORDS) != CK_OK) return NULL;
   const ap_scratch init = ap_cleared();
   memcpy(words, &init, sizeof init);
   return words;

@@ -141,6 +141,9 @@ ck_status ck_download_after(void *dst_host, const void *src_dev, size_t bytes, c
 #define CK_NOTE_BYTES 64
 ck_status ck_note_mark(void);
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready);
+/* The host waits for the work queued before the lane's last mark (ck_note_mark), where a kernel
+ * left its values in host words (ck_device_flags) rather than in device memory to copy back. */
+ck_status ck_note_wait(void);
 
 /* A few bytes of device memory kept across calls (CK_SCRATCH_BYTES a slot), for state that a
  * kernel carries from one call to the next instead of being allocated and cleared on every call,
@@ -150,7 +153,7 @@ ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_
 #define CK_SCRATCH_BYTES 128
 enum {
   CK_SCRATCH_RANGES, /* the integer products' range record (minplus_ranges.cuh) */
-  CK_SCRATCH_APSP,   /* the findings of a guessed run of pages (apsp.cu, ap_kept) */
+  CK_SCRATCH_APSP,   /* a guessed run of pages' findings, a graph's survey (apsp.cu, ap_kept) */
   CK_SCRATCH_SLOTS
 };
 ck_status ck_device_scratch(int slot, void **p, long long **word);
@@ -159,7 +162,11 @@ ck_status ck_device_scratch(int slot, void **p, long long **word);
  * a call leaves word for a later one without the host waiting for the kernel: CK_FLAG_WORDS of
  * them, zero when first handed out, then as the last user left them. One set per lane, released
  * with it. */
-#define CK_FLAG_WORDS 16
+#define CK_FLAG_WORDS 32
+enum {
+  CK_FLAGS_MISSED = 0,  /* 8 words: the DPX products' missed guesses (minplus_dpx_run.cuh) */
+  CK_FLAGS_SURVEY = 16, /* 16 words: a graph's survey, its facts (apsp_survey.cuh) */
+};
 ck_status ck_device_flags(volatile int **host, int **dev);
 
 /* At least `count` pinned host words for one call's device-to-host copies (the rounds' flags):

@@ -183,6 +183,12 @@ ck_status ck_note_mark(void) {
   return CK_OK;
 }
 
+ck_status ck_note_wait(void) {
+  lane_t *l = lane();
+  if (!l->note.queued) return ck_fail(CK_ERR_CUDA, "no mark to wait for");
+  return ck_cuda_check(cudaEventSynchronize(l->note.queued), "waiting for the device");
+}
+
 ck_status ck_read_note(const void *src_dev, size_t bytes, void **buf, cudaEvent_t *ready) {
   if (bytes > CK_NOTE_BYTES) return ck_fail(CK_ERR_INVALID, "a note holds %d bytes", CK_NOTE_BYTES);
   lane_t *l = lane();

@@ -233,7 +233,7 @@ struct mp_flag {
 template <class T, class SR> static mp_flag missed_flag(void) {
   mp_flag f = {NULL, NULL};
   if (ck_device_flags(&f.host, &f.dev) != CK_OK) return {NULL, NULL}; /* then no steering */
-  const int at = (std::is_signed<T>::value ? 0 : 1) + (sizeof(T) == 4 ? 2 : 0) +
+  const int at = CK_FLAGS_MISSED + (std::is_signed<T>::value ? 0 : 1) + (sizeof(T) == 4 ? 2 : 0) +
                  (std::is_same<SR, sr_min_plus>::value ? 0 : 4); /* 8 of CK_FLAG_WORDS */
   return {f.host + at, f.dev + at};
 }
