@@ -374,8 +374,7 @@ static ck_status ap_class_unwaited(ck_apsp_args *a, const ck_apsp_part *parts, a
   const ck_apsp_part &p = parts[0];
   const size_t n = a->n;
   const bool filled = ap_in_place<Tc, Tc, S>(n);
-  const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(n * n, MP_THREADS);
-  const unsigned blocks = need < most ? need : most;
+  const unsigned blocks = ap_survey_blocks(n * n);
   const ap_survey_out out = {&sc->arrived, dev};
   const Tc *W = (const Tc *)p.W;
   if (filled)

@@ -216,6 +216,12 @@ static ck_status ap_scratch_init(const ck_apsp_part *parts, int count, ap_scratc
   return CK_OK;
 }
 
+/* A survey's blocks for count weights: eight an SM at most, each thread then taking several. */
+static unsigned ap_survey_blocks(size_t count) {
+  const unsigned most = (unsigned)mp_sm_count() * 8, need = grid_for(count, MP_THREADS);
+  return need < most ? need : most;
+}
+
 /* Each share's survey queued, into its scratch (cleared by ap_scratch_init). */
 template <class Tc, int S>
 static ck_status ap_survey_launch(const ck_apsp_args *a, const ck_apsp_part *parts, int count,
@@ -224,9 +230,7 @@ static ck_status ap_survey_launch(const ck_apsp_args *a, const ck_apsp_part *par
     const size_t cols = parts[i].cols;
     CK_TRY(ck_device_use(parts[i].dev));
     const size_t pages = ap_pages(a);
-    const unsigned most = (unsigned)mp_sm_count() * 8,
-                   need = grid_for(pages * cols * a->n, MP_THREADS);
-    ap_survey<Tc, S><<<(need < most ? need : most), MP_THREADS>>>(
+    ap_survey<Tc, S><<<ap_survey_blocks(pages * cols * a->n), MP_THREADS>>>(
         (const Tc *)parts[i].W, a->n, parts[i].r0, cols, pages, &sc[i]->f);
     CK_CUDA(cudaGetLastError(), "surveying the weights");
   }
