@@ -104,7 +104,9 @@ __device__ __forceinline__ int ag_acquire(const int *p) {
 }
 /* Thread 0 polls without a pause: each wake-up is on a round's chain. With __nanosleep (32)
  * between polls single 2048 ran at 54.5-55.3% of gpu_minplus's rate against 56.2-57.5, the
- * other sizes and int16 the same (H100, three rounds alternating). */
+ * other sizes and int16 the same (H100, three rounds alternating). No fence follows: the
+ * acquiring loads and the block's barrier after them order the block's loads of the tiles,
+ * which go past the L1 (the waits of CUTLASS's semaphores, cutlass/barrier.h). */
 __device__ __forceinline__ void ag_wait(const int *p, int need) {
   while (ag_acquire(p) < need) {
   }
@@ -114,6 +116,16 @@ __device__ __forceinline__ void ag_wait(const int *p, int need) {
  * its loads come before the next writer's stores). */
 __device__ __forceinline__ void ag_read_done(int *p) {
   asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
+}
+
+/* Thread 0, after the barrier that ended the block's stores: word p (a tile's version, a flag)
+ * becomes v. The acq_rel fence also releases what the block's other threads stored before the
+ * barrier (CUTLASS's semaphores, cutlass/barrier.h); __threadfence (), a sequentially consistent
+ * fence, and an atomic exchange, which waits for its old value, did the same at more cost on
+ * every task (doc/NOTES.md). */
+__device__ __forceinline__ void ag_publish(int *p, int v) {
+  asm volatile("fence.acq_rel.gpu;\n\tst.relaxed.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v)
+               : "memory");
 }
 
 /* The block's next task in the order, taken by thread 0 from the counter, and its page q: the
@@ -250,9 +262,13 @@ template <class T> __host__ __device__ static constexpr int ag_parts() {
  * the other parts' stores come before this block's loads, or its flag. */
 template <int S, class T>
 __device__ __forceinline__ bool ag_part_done(const ag_graph<T> &g, int t, int which) {
-  __threadfence();
-  const bool done = atomicAdd(&g.parts[3 * t + which], 1) == S - 1;
-  if (done) __threadfence();
+  int old;
+  asm volatile("fence.acq_rel.gpu;\n\tatom.relaxed.gpu.global.add.s32 %0, [%1], 1;"
+               : "=r"(old)
+               : "l"(g.parts + 3 * t + which)
+               : "memory");
+  const bool done = old == S - 1;
+  if (done) asm volatile("fence.acq_rel.gpu;" ::: "memory"); /* the other parts' stores */
   return done;
 }
 

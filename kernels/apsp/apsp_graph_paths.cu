@@ -100,7 +100,6 @@ __device__ void agp_wait_task(const agp_graph<T> &p, const ag_task &k) {
     ag_wait(&g.ver[t * nb + k.J], t + 1);
   }
   ag_wait(&g.ver[k.I * nb + k.J], t);
-  __threadfence();
 }
 
 /* This thread's next hops of tile (I, J), past the L1, and back. */
@@ -248,10 +247,7 @@ agp_steps(typename ab_word<T>::W (&v)[AC_TT][TN / ab_word<T>::PK], int (&nx)[AC_
 /* The closure's mid (): its histories of steps 0 .. AGP_HALF - 1, stored before the barrier
  * that ended step AGP_HALF - 1, out to the strips that wait on half. */
 __device__ __forceinline__ void agp_publish(int *half) {
-  if (threadIdx.x == 0) {
-    __threadfence();
-    atomicExch(half, 1);
-  }
+  if (threadIdx.x == 0) ag_publish(half, 1);
 }
 
 /* A strip's mid (): the pivot's closure done (ver), then the second half of its history (hc, hn:
@@ -261,10 +257,7 @@ template <class T, bool ROW>
 __device__ __forceinline__ void agp_strip_mid(const int *ver, int need, typename ab_word<T>::A *As,
                                               int *Ns, T *Bs, const T *hc, const int *hn,
                                               const T *hr) {
-  if (threadIdx.x == 0) {
-    ag_wait(ver, need);
-    __threadfence();
-  }
+  if (threadIdx.x == 0) ag_wait(ver, need);
   __syncthreads();
   constexpr int FROM = AGP_HALF * AP_TILE, REST = (int)AC_TILE_ELEMS - FROM;
   if constexpr (ROW) agp_stage_cols<T, FROM, REST>(As, Ns, hc, hn);
@@ -346,7 +339,7 @@ __device__ void agp_strip_part(const agp_graph<T> &p, const ag_task &k, typename
   agp_store_n(nx, p.N, g.np, k.I, k.J, r0, c0);
   __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
   if (threadIdx.x == 0 && ag_part_done<S>(g, t, row ? 0 : 1))
-    atomicExch(&g.ver[k.I * nb + k.J], t + 1);
+    ag_publish(&g.ver[k.I * nb + k.J], t + 1);
 }
 
 /* Part k.part of S of the next pivot's update (AG_NEXT_PART, where ag_chain_bound): a quarter of
@@ -493,10 +486,7 @@ __global__ void __launch_bounds__(AC_THREADS, 2) agp_close(const agp_graph<T> al
                         lists[threadIdx.x / 32]);
     else agp_store_n(nx, p.N, g.np, I, J, r0, c0);
     __syncthreads(); /* every piece and history stored, and shared memory free for the next task */
-    if (threadIdx.x == 0) {
-      __threadfence();
-      atomicExch(&g.ver[I * nb + J], t + 1 + (k.kind == AG_NEXT));
-    }
+    if (threadIdx.x == 0) ag_publish(&g.ver[I * nb + J], t + 1 + (k.kind == AG_NEXT));
   }
 }
 

@@ -56,7 +56,6 @@ template <int S, class T> __device__ void ag_wait_task(const ag_graph<T> &g, con
   }
   ag_wait(&g.ver[at(k.I, k.J)], t);
   ag_wait(&g.reads[at(k.I, k.J)], read_before(k.I, k.J));
-  __threadfence();
 }
 
 /* Part k.part of S of a task on the chain (ag_task_of), with the operands that the whole task
@@ -116,7 +115,7 @@ __device__ bool ag_part(const ag_graph<T> &g, const ag_task &k, typename ab_word
   __syncthreads(); /* every piece stored, and shared memory free for the next task */
   if (threadIdx.x == 0) {
     const bool done = ag_part_done<S>(g, t, which);
-    if (done && which < 2) atomicExch(&g.ver[k.I * nb + k.J], t + 1);
+    if (done && which < 2) ag_publish(&g.ver[k.I * nb + k.J], t + 1);
     last = done && which == 2;
   }
   __syncthreads();
@@ -184,10 +183,7 @@ __global__ void __launch_bounds__(ag_shape<T>::THREADS, 2) ag_close(const ag_gra
     }
     ag_store<T>(v, g, k.I, k.J, r0, c0);
     __syncthreads(); /* every piece stored, and shared memory free for the next task */
-    if (threadIdx.x == 0) {
-      __threadfence();
-      atomicExch(&g.ver[k.I * nb + k.J], t + 1 + (k.kind == AG_NEXT));
-    }
+    if (threadIdx.x == 0) ag_publish(&g.ver[k.I * nb + k.J], t + 1 + (k.kind == AG_NEXT));
   }
 }
 
