@@ -7,8 +7,11 @@
 # GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
 # output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench mxm
 # narrow pages paths closure apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
-# MXM_ARGS, Octave option pairs) (compare: this build against the one
-# installed under $COMPARE_PKG, alternating processes $COMPARE_ROUNDS times, default 2) (devices: one GPU against all of them; on a one-GPU machine the
+# MXM_ARGS, Octave option pairs) (compare: this build against those installed under the
+# prefixes in $COMPARE_PKG, LABEL=PREFIX each or one bare PREFIX, alternating processes
+# $COMPARE_ROUNDS times, default 2, on bench_compare's cases $COMPARE_SET, default or apsp; with
+# $COMPARE_BITS, apsp or minplus, every build's results checked bit for bit against the first's
+# by compare_bits) (devices: one GPU against all of them; on a one-GPU machine the
 # cost of the spread, at 16384 only unless DEVICES_ARGS, Octave option pairs, say otherwise)
 # (default: all). EXTRA_PATH (environment): a folder added to Octave's path, e.g. one holding
 # mex_return_floor.mex for the e2e step.
@@ -119,25 +122,47 @@ if has_step devices; then
     "bench_devices (${args:+$args, }'csv', '$out/bench_devices.csv');"
 fi
 if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
-  echo "== this build (new) against $COMPARE_PKG (old), alternating processes"
-  base=$(cd "$COMPARE_PKG" && pwd)
-  bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
-  barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
+  # the builds: each COMPARE_PKG entry, LABEL=PREFIX or a bare PREFIX ("old"), then this one
+  # ("new"); each a path command for Octave
+  labels=() pcmds=()
+  for entry in $COMPARE_PKG; do
+    label=old; [[ $entry == *=* ]] && label=${entry%%=*} entry=${entry#*=}
+    base=$(cd "$entry" && pwd)
+    bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
+    barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
+    labels+=("$label") pcmds+=("addpath ('$barch'); addpath ('$bpkg'); addpath ('$here'); addpath ('$tests');")
+  done
+  labels+=(new) pcmds+=("$path_cmd")
+  echo "== builds ${labels[*]}, alternating processes (cases: ${COMPARE_SET:-default})"
+  bits=/tmp/cudakernels_bits
+  rm -rf "$bits" && mkdir -p "$bits"
   for round in $(seq "${COMPARE_ROUNDS:-2}"); do
-    for who in old new; do
-      if [[ $who == old ]]; then p="addpath ('$barch'); addpath ('$bpkg'); addpath ('$here');"
-      else p="$path_cmd"; fi
-      "$octave" --no-gui --no-init-file --no-history \
-        --eval "$p bench_compare ('$who', '$out/compare.csv');" 2>&1 | grep -v "ignoring const"
+    for i in "${!labels[@]}"; do
+      who=${labels[$i]}
+      save=""
+      [[ $round == 1 && -n ${COMPARE_BITS:-} ]] &&
+        save="try compare_bits ('$bits/$who.mat', '$COMPARE_BITS'); catch e; disp (['compare_bits: ' e.message]); end_try_catch;"
+      "$octave" --no-gui --no-init-file --no-history --eval "${pcmds[$i]} $save \
+        bench_compare ('$who', '$out/compare.csv', '${COMPARE_SET:-default}');" 2>&1 |
+        grep -v "ignoring const"
     done
   done | tee "$out/compare.txt"
-  # per case: the median of each build's rounds and new / old
-  awk -F, '{ t[$2 "," $1] = t[$2 "," $1] " " $3; cases[$2] = 1 }
+  if [[ -n ${COMPARE_BITS:-} ]]; then # every build's results against the first one's, bit for bit
+    for who in "${labels[@]:1}"; do
+      run_octave "exit (compare_bits ('check', '$bits/${labels[0]}.mat', '$bits/$who.mat') > 0);" 2>&1 |
+        grep -v "ignoring const" | tee -a "$out/compare_bits.txt"
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    done
+  fi
+  # per case: the median of each build's rounds, and each build's over the first's
+  awk -F, -v order="${labels[*]}" '{ t[$2 "," $1] = t[$2 "," $1] " " $3; cases[$2] = 1 }
     function med(s,  a, n, i, j, x) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    END { printf "%-34s %10s %10s %8s\n", "case", "old ms", "new ms", "new/old"
-      for (c in cases) { o = med(t[c ",old"]); w = med(t[c ",new"]); printf "%-34s %10.4f %10.4f %8.3f\n", c, o, w, w / o } }' \
-    "$out/compare.csv" | sort | tee "$out/compare_summary.txt"
+    END { nb = split(order, b, " "); printf "%-34s", "case"; for (i = 1; i <= nb; i++) printf " %10s", b[i] " ms"
+      for (i = 2; i <= nb; i++) printf " %9s", b[i] "/" b[1]; printf "\n"
+      for (c in cases) { printf "%-34s", c; for (i = 1; i <= nb; i++) { m[i] = med(t[c "," b[i]]); printf " %10.4f", m[i] }
+        for (i = 2; i <= nb; i++) printf " %9.3f", m[i] / m[1]; printf "\n" } }' \
+    "$out/compare.csv" | { read -r head; echo "$head"; sort; } | tee "$out/compare_summary.txt"
 fi
 
 if has_step dev && [[ -x $here/../dev/semiring ]]; then
