@@ -69,23 +69,13 @@ function R = apsp_cases ()
             1024, 3, "int16", 0, "min.+"; 640, 5, "int16", 1, "min.+";
             1024, 1, "int16", 0, "max.min"; 1024, 1, "single", 0, "max.min";
             777, 2, "uint8", 0, "min.+"; 1024, 1, "int16", 2, "min.+"};
-  for i = 1:rows (graphs)
-    [n, p, cls, kind, sr] = graphs{i, :};
-    W = weights (n, p, cls, kind, 1000 + i);
-    [D, P] = gpu_apsp (W, "semiring", sr);
-    R(end+1) = result (sprintf ("D, P %d x %d %s %s %d", n, p, cls, sr, kind), {D, P});
-  endfor
+  R = run_apsp (R, graphs, 1000, 2);   # D and P
   pages = {256, 256, "int16", 0, "min.+"; 256, 256, "int16", 1, "min.+";
            200, 300, "int16", 1, "min.+"; 129, 256, "int16", 0, "min.+";
            320, 264, "int16", 0, "min.+"; 256, 256, "int16", 0, "max.min";
            300, 220, "int16", 0, "min.max"; 256, 256, "uint16", 0, "min.+";
            256, 100, "int16", 0, "min.+"; 256, 256, "single", 0, "min.+"};
-  for i = 1:rows (pages)
-    [n, p, cls, kind, sr] = pages{i, :};
-    W = weights (n, p, cls, kind, 2000 + i);
-    D = gpu_apsp (W, "semiring", sr);
-    R(end+1) = result (sprintf ("D %d x %d %s %s %d", n, p, cls, sr, kind), {D});
-  endfor
+  R = run_apsp (R, pages, 2000, 1);    # D alone
   W = weights (256, 256, "int16", 0, 3000);
   R(end+1) = result ("D gpu_array 256 x 256 int16", {gather(gpu_apsp (gpu_array (W)))});
   W(5, 9, 77) = -2000;
@@ -122,6 +112,18 @@ function R = minplus_cases ()
   unwind_protect_cleanup
     __cudakernels__ ("settings", "minplus_narrow", old);
   end_unwind_protect
+endfunction
+
+## Each row of table (n, pages, class, weights, semiring) through gpu_apsp, its inputs from seed0
+## + the row, nout of its outputs kept.
+function R = run_apsp (R, table, seed0, nout)
+  for i = 1:rows (table)
+    [n, p, cls, kind, sr] = table{i, :};
+    out = cell (1, nout);
+    [out{:}] = gpu_apsp (weights (n, p, cls, kind, seed0 + i), "semiring", sr);
+    R(end+1) = result (sprintf ("%s %d x %d %s %s %d", merge (nout > 1, "D, P", "D"), n, p, cls, ...
+                                sr, kind), out);
+  endfor
 endfunction
 
 ## p graphs of n vertices in class cls, from seed: weights 1..999 (kind 0), __ck_graph__'s sparse
