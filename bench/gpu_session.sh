@@ -8,7 +8,8 @@
 # output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench mxm
 # narrow pages paths closure apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
 # MXM_ARGS, Octave option pairs) (compare: this build against those installed under the
-# prefixes in $COMPARE_PKG, LABEL=PREFIX each or one bare PREFIX, alternating processes
+# prefixes in $COMPARE_PKG, or built in trees (src/__cudakernels__.mex and inst/), LABEL=PATH
+# each or one bare PATH, alternating processes
 # $COMPARE_ROUNDS times, default 2, on bench_compare's cases $COMPARE_SET, default or apsp; with
 # $COMPARE_BITS, apsp or minplus, every build's results checked bit for bit against the first's
 # by compare_bits) (devices: one GPU against all of them; on a one-GPU machine the
@@ -128,8 +129,12 @@ if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
   for entry in $COMPARE_PKG; do
     label=old; [[ $entry == *=* ]] && label=${entry%%=*} entry=${entry#*=}
     base=$(cd "$entry" && pwd)
-    bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
-    barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
+    if [[ -f $base/src/__cudakernels__.mex ]]; then # a tree's build: its gateway and inst/
+      bpkg=$base/inst/ barch=$base/src/
+    else
+      bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
+      barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
+    fi
     labels+=("$label") pcmds+=("addpath ('$barch'); addpath ('$bpkg'); addpath ('$here'); addpath ('$tests');")
   done
   labels+=(new) pcmds+=("$path_cmd")
