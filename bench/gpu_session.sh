@@ -4,7 +4,8 @@
 # ceiling programs, and the benchmark, all in one run so that the ratios hold.
 #   bench/gpu_session.sh PKG_PREFIX OCTAVE_TARBALL OUTDIR [PERF_DIR] [STEPS]
 # PKG_PREFIX: the folder `make check` installed the package into (build/pkg), built here for the
-# GPU; OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
+# GPU, or a tree whose gateway `make quick` built (src/__cudakernels__.mex and inst/);
+# OCTAVE_TARBALL: the portable Octave; PERF_DIR: optional prebuilt ceiling programs (their
 # output goes beside ours); STEPS: any of "tests sanitize memcheck racecheck perf bench mxm
 # narrow pages paths closure apsp e2e matmulbench sumbench devices compare dev" (mxm: bench_mxm, with
 # MXM_ARGS, Octave option pairs) (compare: this build against those installed under the
@@ -24,8 +25,12 @@ prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
 octave=/tmp/octave-portable/octave
-pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
-archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
+if [[ -f $prefix/src/__cudakernels__.mex ]]; then # a tree's build, as tests/run_tests.sh takes it
+  pkgdir=$prefix/inst/ archdir=$prefix/src/
+else
+  pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
+  archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
+fi
 path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');"
 [[ -n ${EXTRA_PATH:-} ]] && path_cmd="$path_cmd addpath ('$(cd "$EXTRA_PATH" && pwd)');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the package's test suite against an installed copy of the package.
 #   tests/run_tests.sh PREFIX [OCTAVE]
-# PREFIX is a folder that `pkg install` installed cudakernels into (see `make check`); OCTAVE is the
+# PREFIX is a folder that `pkg install` installed cudakernels into (see `make check`), or a tree
+# whose gateway is built (src/__cudakernels__.mex beside inst/, as `make quick` leaves it); OCTAVE is the
 # Octave to run (default: octave-cli), e.g. a portable Octave on a GPU machine without one installed.
 # The package's folders are added to the path directly, so the same installed copy works wherever
 # it is moved (pkg's own list stores absolute paths). Exit status: 0 only if no test failed.
@@ -10,8 +11,12 @@ prefix=$(cd "${1:?usage: tests/run_tests.sh PREFIX [OCTAVE]}" && pwd) # absolute
 octave=${2:-octave-cli}
 here=$(cd "$(dirname "$0")" && pwd)
 bench=$(cd "$here/../bench" && pwd) # benchmarks and plots: their own tests run too
-pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
-archdir=$(ls -d "$pkgdir"*-api-*/ 2>/dev/null | head -n 1)
+if [ -f "$prefix/src/__cudakernels__.mex" ]; then # a tree's build (make quick's), not installed
+  pkgdir=$prefix/inst/ archdir=$prefix/src/
+else
+  pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
+  archdir=$(ls -d "$pkgdir"*-api-*/ 2>/dev/null | head -n 1)
+fi
 [ -n "$archdir" ] || { echo "no compiled gateway under $pkgdir" >&2; exit 2; }
 exec "$octave" --no-gui --no-init-file --no-history --eval "
   addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$bench');
