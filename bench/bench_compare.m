@@ -26,9 +26,10 @@
 ## the n = 8192 gpu_minplus rate of single and int16, against which
 ## doc/apsp.md states its shares.
 ## @end table
-## Runs on any build, old or new: the timings and the narrowing mode go
-## through whichever commands the build has (one "time" command, or one per
-## operation before it).
+## The default group runs on any build, old or new: the timings and the
+## narrowing mode go through whichever commands the build has (one "time"
+## command, or one per operation before it); the apsp group's pages need a build
+## whose "time" command takes [n pages].
 ## @end deftypefn
 
 function bench_compare (label, csv = "", group = "default")
@@ -86,6 +87,9 @@ function apsp_cases (label, csv)
   for i = 1:rows (graphs)
     [c, sz] = graphs{i, :};
     name = sprintf ("apsp %s %dx%d", c, sz);
+    if (sz(2) == 1)
+      sz = sz(1);   # one graph: gpu_apsp's path for an n x n W, not pages of one
+    endif
     report (label, csv, name, timed ("apsp", c, "gpu", sz, 2, 15));
     report (label, csv, [name " P"], timed ("apsp", c, "gpu", sz, 2, 15, "witness"));
   endfor

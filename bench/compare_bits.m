@@ -18,8 +18,8 @@
 ## tiled kernel (int16 and uint16, min.+, max.min and min.max, ragged n, a
 ## gpu_array, the error a page's negative cycle raises).
 ## @item "minplus"
-## @code{gpu_minplus} with its witness at ragged and paged shapes in every
-## class, narrowing on and off.
+## @code{gpu_minplus} with its witness at ragged and paged shapes in single,
+## double, int32, int16, uint8 and int8, narrowing on and off.
 ## @end table
 ## The inputs are drawn from fixed seeds, so every build sees the same ones.
 ## Each case prints the plan that ran (@code{__cudakernels__ ("last_plan")}).
@@ -60,7 +60,8 @@ endfunction
 
 function R = apsp_cases ()
   R = struct ("what", {}, "vals", {});
-  ## n, pages, class, weights (0: 1..999, 1: sparse with negative edges, 2: 1..9), semiring
+  ## n, pages, class, weights (0: 1..999 or the class's largest below "no edge", 1: sparse with
+  ## negative edges, 2: 1..9), semiring
   graphs = {1024, 1, "single", 0, "min.+"; 2048, 1, "single", 0, "min.+";
             1000, 1, "single", 1, "min.+"; 1100, 1, "single", 1, "min.+";
             1024, 1, "int16", 0, "min.+"; 2048, 1, "int16", 0, "min.+";
@@ -126,15 +127,20 @@ function R = run_apsp (R, table, seed0, nout)
   endfor
 endfunction
 
-## p graphs of n vertices in class cls, from seed: weights 1..999 (kind 0), __ck_graph__'s sparse
-## graphs with negative edges where the class has them (1), or 1..9, many ties (2).
+## p graphs of n vertices in class cls, from seed: weights 1..999 (kind 0; in uint8 1..254, below
+## "no edge"), __ck_graph__'s sparse graphs with negative edges where the class has them (1), or
+## 1..9, many ties (2).
 function W = weights (n, p, cls, kind, seed)
   rand ("state", seed);
   W = zeros (n, n, p, cls);
   for q = 1:p
     switch (kind)
       case 0
-        W(:,:,q) = cast (randi (999, n), cls);
+        top = 999;
+        if (isinteger (W))
+          top = min (top, double (intmax (cls)) - 1);
+        endif
+        W(:,:,q) = cast (randi (top, n), cls);
       case 1
         W(:,:,q) = __ck_graph__ (n, cls, 0.3, ! strncmp (cls, "u", 1));
       otherwise
@@ -172,6 +178,10 @@ function ndiff = check (file_a, file_b)
   endif
   ndiff = 0;
   for i = 1:numel (a)
+    if (! strcmp (a(i).what, b(i).what))
+      error ("cudakernels:invalidinput", "compare_bits: case %d is '%s' in %s, '%s' in %s", ...
+             i, a(i).what, file_a, b(i).what, file_b);
+    endif
     for j = 1:numel (a(i).vals)
       if (! same_bits (a(i).vals{j}, b(i).vals{j}))
         ndiff++;

@@ -140,12 +140,16 @@ if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
       bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
       barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
     fi
+    if [[ $label == new || " ${labels[*]:-} " == *" $label "* ]]; then
+      echo "compare: the label $label is taken (COMPARE_PKG: LABEL=PATH, each its own)" >&2
+      exit 2
+    fi
     labels+=("$label") pcmds+=("addpath ('$barch'); addpath ('$bpkg'); addpath ('$here'); addpath ('$tests');")
   done
   labels+=(new) pcmds+=("$path_cmd")
   echo "== builds ${labels[*]}, alternating processes (cases: ${COMPARE_SET:-default})"
   bits=/tmp/cudakernels_bits
-  rm -rf "$bits" && mkdir -p "$bits"
+  rm -rf "$bits" && mkdir -p "$bits" && rm -f "$out/compare.csv" "$out/compare_bits.txt"
   for round in $(seq "${COMPARE_ROUNDS:-2}"); do
     for i in "${!labels[@]}"; do
       who=${labels[$i]}
@@ -171,7 +175,8 @@ if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
     END { nb = split(order, b, " "); printf "%-34s", "case"; for (i = 1; i <= nb; i++) printf " %10s", b[i] " ms"
       for (i = 2; i <= nb; i++) printf " %9s", b[i] "/" b[1]; printf "\n"
       for (c in cases) { printf "%-34s", c; for (i = 1; i <= nb; i++) { m[i] = med(t[c "," b[i]]); printf " %10.4f", m[i] }
-        for (i = 2; i <= nb; i++) printf " %9.3f", m[i] / m[1]; printf "\n" } }' \
+        for (i = 2; i <= nb; i++) if (m[1] > 0 && m[i] > 0) printf " %9.3f", m[i] / m[1]; else printf " %9s", "-"
+        printf "\n" } }' \
     "$out/compare.csv" | { read -r head; echo "$head"; sort; } | tee "$out/compare_summary.txt"
 fi
 
