@@ -25,12 +25,17 @@ prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
 octave=/tmp/octave-portable/octave
-if [[ -f $prefix/src/__cudakernels__.mex ]]; then # a tree's build, as tests/run_tests.sh takes it
-  pkgdir=$prefix/inst/ archdir=$prefix/src/
-else
-  pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
-  archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
-fi
+# a build's folders, into pkgdir (its .m files) and archdir (its gateway): a pkg prefix, or a
+# tree's build (src/__cudakernels__.mex beside inst/, as tests/run_tests.sh takes it)
+build_dirs() {
+  if [[ -f $1/src/__cudakernels__.mex ]]; then
+    pkgdir=$1/inst/ archdir=$1/src/
+  else
+    pkgdir=$(ls -d "$1"/cudakernels-*/ | head -n 1)
+    archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
+  fi
+}
+build_dirs "$prefix"
 path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');"
 [[ -n ${EXTRA_PATH:-} ]] && path_cmd="$path_cmd addpath ('$(cd "$EXTRA_PATH" && pwd)');"
 run_octave() { "$octave" --no-gui --no-init-file --no-history --eval "$path_cmd $1"; }
@@ -134,17 +139,12 @@ if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
   for entry in $COMPARE_PKG; do
     label=old; [[ $entry == *=* ]] && label=${entry%%=*} entry=${entry#*=}
     base=$(cd "$entry" && pwd)
-    if [[ -f $base/src/__cudakernels__.mex ]]; then # a tree's build: its gateway and inst/
-      bpkg=$base/inst/ barch=$base/src/
-    else
-      bpkg=$(ls -d "$base"/cudakernels-*/ | head -n 1)
-      barch=$(ls -d "$bpkg"*-api-*/ | head -n 1)
-    fi
     if [[ $label == new || " ${labels[*]:-} " == *" $label "* ]]; then
       echo "compare: the label $label is taken (COMPARE_PKG: LABEL=PATH, each its own)" >&2
       exit 2
     fi
-    labels+=("$label") pcmds+=("addpath ('$barch'); addpath ('$bpkg'); addpath ('$here'); addpath ('$tests');")
+    labels+=("$label") pcmds+=("$(build_dirs "$base" # in a subshell: this build's stay
+      echo "addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');")")
   done
   labels+=(new) pcmds+=("$path_cmd")
   echo "== builds ${labels[*]}, alternating processes (cases: ${COMPARE_SET:-default})"
