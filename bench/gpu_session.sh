@@ -143,7 +143,7 @@ if has_step compare && [[ -n ${COMPARE_PKG:-} ]]; then
       echo "compare: the label $label is taken (COMPARE_PKG: LABEL=PATH, each its own)" >&2
       exit 2
     fi
-    labels+=("$label") pcmds+=("$(build_dirs "$base" # in a subshell: this build's stay
+    labels+=("$label") pcmds+=("$(build_dirs "$base" # a subshell: pkgdir and archdir stay this build's
       echo "addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');")")
   done
   labels+=(new) pcmds+=("$path_cmd")
