@@ -25,16 +25,7 @@ prefix=$(cd "$prefix" && pwd) # absolute: tests may change folder
 mkdir -p "$out" /tmp/octave-portable
 tar -C /tmp/octave-portable -xJf "$tarball" || exit 2
 octave=/tmp/octave-portable/octave
-# a build's folders, into pkgdir (its .m files) and archdir (its gateway): a pkg prefix, or a
-# tree's build (src/__cudakernels__.mex beside inst/, as tests/run_tests.sh takes it)
-build_dirs() {
-  if [[ -f $1/src/__cudakernels__.mex ]]; then
-    pkgdir=$1/inst/ archdir=$1/src/
-  else
-    pkgdir=$(ls -d "$1"/cudakernels-*/ | head -n 1)
-    archdir=$(ls -d "$pkgdir"*-api-*/ | head -n 1)
-  fi
-}
+. "$tests/build_dirs.sh" # build_dirs: a pkg prefix's or a tree's folders
 build_dirs "$prefix"
 path_cmd="addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$tests');"
 [[ -n ${EXTRA_PATH:-} ]] && path_cmd="$path_cmd addpath ('$(cd "$EXTRA_PATH" && pwd)');"

@@ -11,12 +11,8 @@ prefix=$(cd "${1:?usage: tests/run_tests.sh PREFIX [OCTAVE]}" && pwd) # absolute
 octave=${2:-octave-cli}
 here=$(cd "$(dirname "$0")" && pwd)
 bench=$(cd "$here/../bench" && pwd) # benchmarks and plots: their own tests run too
-if [ -f "$prefix/src/__cudakernels__.mex" ]; then # a tree's build (make quick's), not installed
-  pkgdir=$prefix/inst/ archdir=$prefix/src/
-else
-  pkgdir=$(ls -d "$prefix"/cudakernels-*/ | head -n 1)
-  archdir=$(ls -d "$pkgdir"*-api-*/ 2>/dev/null | head -n 1)
-fi
+. "$here/build_dirs.sh"
+build_dirs "$prefix"
 [ -n "$archdir" ] || { echo "no compiled gateway under $pkgdir" >&2; exit 2; }
 exec "$octave" --no-gui --no-init-file --no-history --eval "
   addpath ('$archdir'); addpath ('$pkgdir'); addpath ('$here'); addpath ('$bench');
